@@ -1,0 +1,3 @@
+"""WebSocket routes; the table consumer arrives with the real-time table."""
+
+websocket_urlpatterns: list = []
