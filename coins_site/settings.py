@@ -56,6 +56,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "accounts.middleware.PreferredLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -163,3 +164,8 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
+
+# Game play: the pause before a bot plays (so people can follow the trick) and how long a
+# bot may think per move.
+COINS_BOT_PAUSE = float(os.environ.get("COINS_BOT_PAUSE", "0.8"))
+COINS_BOT_SECONDS = float(os.environ.get("COINS_BOT_SECONDS", "1.0"))

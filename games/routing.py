@@ -1,3 +1,9 @@
-"""WebSocket routes; the table consumer arrives with the real-time table."""
+"""WebSocket routes."""
 
-websocket_urlpatterns: list = []
+from django.urls import path
+
+from .consumers import TableConsumer
+
+websocket_urlpatterns = [
+    path("ws/games/<int:game_id>/", TableConsumer.as_asgi()),
+]

@@ -5,4 +5,19 @@ from . import views
 urlpatterns = [
     path("", views.HomeView.as_view(), name="home"),
     path("rules/", views.RulesView.as_view(), name="rules"),
+    path("games/", views.LobbyView.as_view(), name="lobby"),
+    path("games/new/", views.GameCreateView.as_view(), name="game_new"),
+    path("games/quick-play/", views.QuickPlayView.as_view(), name="quick_play"),
+    path("games/<int:game_id>/", views.TableView.as_view(), name="game_table"),
+    path(
+        "games/<int:game_id>/join/", views.SeatActionView.as_view(action="join"), name="game_join"
+    ),
+    path(
+        "games/<int:game_id>/leave/",
+        views.SeatActionView.as_view(action="leave"),
+        name="game_leave",
+    ),
+    path("games/<int:game_id>/play/", views.PlayCardView.as_view(), name="game_play"),
+    path("games/<int:game_id>/record.json", views.GameRecordView.as_view(), name="game_record"),
+    path("players/<str:username>/", views.PlayerView.as_view(), name="player_profile"),
 ]

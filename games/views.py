@@ -1,9 +1,22 @@
-"""Pages of the site; views stay thin and read through selectors and services."""
+"""Pages: thin views that call selectors to read and services to write."""
 
-from django.views.generic import TemplateView
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.mixins import LoginRequiredMixin
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views import View
+from django.views.generic import FormView, TemplateView
 
-from .engine import SUIT_NAMES
+from . import selectors, services
+from .engine import SUIT_NAMES, IllegalPlay, record_json
 from .engine.cards import SUIT_LETTERS
+from .forms import GameCreateForm
+from .models import Game
+from .records import game_record
+from .table_updates import board_context, notify_table
 
 
 class HomeView(TemplateView):
@@ -16,4 +29,135 @@ class RulesView(TemplateView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         context["suits"] = list(zip(SUIT_LETTERS, SUIT_NAMES, strict=True))
+        return context
+
+
+class LobbyView(TemplateView):
+    template_name = "games/lobby.html"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["open_tables"] = selectors.open_tables()[:50]
+        context["watchable"] = selectors.watchable_games()[:50]
+        user = self.request.user
+        context["my_games"] = selectors.running_games_of(user)[:50] if user.is_authenticated else []
+        return context
+
+
+class GameCreateView(LoginRequiredMixin, FormView):
+    template_name = "games/new.html"
+    form_class = GameCreateForm
+
+    def form_valid(self, form):
+        game = services.game_create(
+            creator=self.request.user,
+            target=form.cleaned_data["target"],
+            seat_kinds=form.seat_kinds(),
+            is_public=form.cleaned_data["is_public"],
+        )
+        return redirect(game)
+
+
+class QuickPlayView(LoginRequiredMixin, View):
+    def post(self, request):
+        game = services.game_quick_play(user=request.user)
+        return redirect(game)
+
+
+def _game_for(request, game_id: int) -> Game:
+    """Return the game if this visitor may see it; private tables need a seat or the link."""
+    game = get_object_or_404(Game, pk=game_id)
+    invite = request.GET.get("invite") or request.POST.get("invite", "")
+    if game.is_public or invite == game.invite_token:
+        return game
+    if request.user.is_authenticated and game.seats.filter(user=request.user).exists():
+        return game
+    raise Http404(_("There is no such game."))
+
+
+class TableView(View):
+    template_name = "games/table.html"
+
+    def get(self, request, game_id: int):
+        from django.template.response import TemplateResponse
+
+        game = _game_for(request, game_id)
+        context = board_context(game, request.user)
+        context["invite"] = request.GET.get("invite", "")
+        context["invite_url"] = (
+            request.build_absolute_uri(f"{game.get_absolute_url()}?invite={game.invite_token}")
+            if context["viewer_is_seated"] and not game.is_public
+            else ""
+        )
+        template = "games/table.html#board" if request.htmx else self.template_name
+        return TemplateResponse(request, template, context)
+
+
+class SeatActionView(LoginRequiredMixin, View):
+    """Join or leave a seat before the game starts."""
+
+    action = "join"
+
+    def post(self, request, game_id: int):
+        game = _game_for(request, game_id)
+        try:
+            if self.action == "join":
+                seat = request.POST.get("seat")
+                services.seat_join(
+                    game_id=game.pk,
+                    user=request.user,
+                    seat_number=int(seat) if seat and seat.isdigit() else None,
+                    invite_token=request.POST.get("invite", ""),
+                )
+            else:
+                services.seat_leave(game_id=game.pk, user=request.user)
+        except services.GameError as error:
+            messages.error(request, str(error))
+        else:
+            notify_table(game.pk, -1)
+        if self.action == "leave" and not request.POST.get("stay"):
+            return redirect("lobby")
+        return redirect(game)
+
+
+class PlayCardView(LoginRequiredMixin, View):
+    """Play a card over plain HTTP, for browsers without JavaScript; bots answer at once."""
+
+    def post(self, request, game_id: int):
+        game = _game_for(request, game_id)
+        try:
+            result = services.card_play(
+                game_id=game.pk, user=request.user, card=request.POST.get("card", "")
+            )
+        except (services.GameError, IllegalPlay) as error:
+            messages.error(request, str(error))
+            return redirect(game)
+        notify_table(game.pk, result.moves)
+        if services.bots_play_until_human(game_id=game.pk):
+            notify_table(game.pk, Game.objects.values_list("moves", flat=True).get(pk=game.pk))
+        return redirect(game)
+
+
+class GameRecordView(View):
+    """The game as a coins-record/1 document: complete once over, public while running."""
+
+    def get(self, request, game_id: int):
+        game = _game_for(request, game_id)
+        if game.status == Game.Status.WAITING:
+            raise Http404(_("This game has not started yet."))
+        response = HttpResponse(record_json(game_record(game)), content_type="application/json")
+        response["Content-Disposition"] = f'inline; filename="coins-game-{game.pk}.json"'
+        return response
+
+
+class PlayerView(TemplateView):
+    template_name = "games/player.html"
+
+    def get_context_data(self, username: str, **kwargs):
+        context = super().get_context_data(**kwargs)
+        player = get_object_or_404(get_user_model(), username=username)
+        context["player"] = player
+        context["stats"] = selectors.player_stats(player)
+        context["recent"] = selectors.recent_games_of(player, limit=10)
+        context["profile_url"] = reverse("player_profile", args=[player.get_username()])
         return context

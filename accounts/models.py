@@ -1,0 +1,35 @@
+"""A player's public face on the site: the name shown at the table and the preferred language."""
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Profile(models.Model):
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="profile",
+        verbose_name=_("user"),
+    )
+    display_name = models.CharField(
+        _("display name"),
+        max_length=40,
+        blank=True,
+        help_text=_("What other players see instead of your username."),
+    )
+    language = models.CharField(
+        _("language"),
+        max_length=8,
+        choices=settings.LANGUAGES,
+        blank=True,
+        help_text=_("Used while you are logged in; blank follows your browser."),
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("profile")
+        verbose_name_plural = _("profiles")
+
+    def __str__(self) -> str:
+        return self.display_name or self.user.get_username()

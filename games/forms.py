@@ -1,0 +1,56 @@
+"""Forms for creating a table."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from .models import BotLevel
+from .services import OPEN
+
+TARGET_CHOICES = [(10, "10"), (15, "15"), (20, "20"), (0, _("Other"))]
+SEAT_CHOICES = [(OPEN, _("Open seat for a person")), *BotLevel.choices]
+
+
+class GameCreateForm(forms.Form):
+    target = forms.TypedChoiceField(
+        label=_("Target score"),
+        choices=TARGET_CHOICES,
+        coerce=int,
+        initial=10,
+        widget=forms.RadioSelect,
+    )
+    other_target = forms.IntegerField(
+        label=_("Other target"),
+        min_value=1,
+        max_value=99,
+        required=False,
+        help_text=_("Any whole number from 1 to 99."),
+    )
+    seat_left = forms.ChoiceField(
+        label=_("Seat on your left"), choices=SEAT_CHOICES, initial=BotLevel.HEURISTIC
+    )
+    seat_right = forms.ChoiceField(
+        label=_("Seat on your right"), choices=SEAT_CHOICES, initial=BotLevel.HEURISTIC
+    )
+    is_public = forms.TypedChoiceField(
+        label=_("Who can see the table"),
+        coerce=lambda v: v == "public",
+        initial="public",
+        choices=[
+            ("public", _("Public: listed in the lobby, anyone may watch")),
+            ("private", _("Private: only people with the invite link")),
+        ],
+        widget=forms.RadioSelect,
+    )
+
+    def clean(self):
+        data = super().clean()
+        if data.get("target") == 0:
+            if not data.get("other_target"):
+                self.add_error("other_target", _("Enter a target from 1 to 99."))
+            else:
+                data["target"] = data["other_target"]
+        return data
+
+    def seat_kinds(self) -> list[str]:
+        """Seats 0..2 for the service: the creator sits in seat 0."""
+        return ["me", self.cleaned_data["seat_left"], self.cleaned_data["seat_right"]]

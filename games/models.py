@@ -1,0 +1,200 @@
+"""Database rows for games: the truth from which every engine state is rebuilt.
+
+A game has three seats, then hands (each with its dealt deck), tricks and card plays. Each
+play also carries its game and a running ``sequence`` number, so a game replays from one
+ordered query.
+"""
+
+import secrets
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from .engine.bots import BOT_NAMES
+
+
+def new_invite_token() -> str:
+    return secrets.token_urlsafe(16)
+
+
+class BotLevel(models.TextChoices):
+    RANDOM = "random", _("Random (easy)")
+    HEURISTIC = "heuristic", _("Heuristic (medium)")
+
+
+assert set(BotLevel.values) <= set(BOT_NAMES)  # every level offered is a bot the engine has
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        WAITING = "waiting", _("Waiting for players")
+        IN_PROGRESS = "in_progress", _("In progress")
+        FINISHED = "finished", _("Finished")
+        ABANDONED = "abandoned", _("Abandoned")
+
+    target = models.PositiveSmallIntegerField(
+        default=10, validators=[MinValueValidator(1), MaxValueValidator(99)]
+    )
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.WAITING)
+    is_public = models.BooleanField(default=True)
+    invite_token = models.CharField(max_length=32, default=new_invite_token, unique=True)
+    seed = models.CharField(max_length=64, help_text=_("Secret seed of the shuffles."))
+    first_dealer = models.PositiveSmallIntegerField(null=True, blank=True)
+    winner_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    moves = models.PositiveIntegerField(default=0, help_text=_("Cards played so far."))
+    to_play = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text=_("Seat due to play; kept with each move.")
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="games_created",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["status", "is_public"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(target__gte=1, target__lte=99), name="game_target_1_99"
+            ),
+            models.CheckConstraint(condition=Q(first_dealer__lte=2), name="game_first_dealer_seat"),
+            models.CheckConstraint(condition=Q(winner_seat__lte=2), name="game_winner_seat"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Game {self.pk} ({self.get_status_display()})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("game_table", args=[self.pk])
+
+    @property
+    def is_running(self) -> bool:
+        return self.status == self.Status.IN_PROGRESS
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in (self.Status.FINISHED, self.Status.ABANDONED)
+
+
+class Seat(models.Model):
+    """A place at the table: empty, a person, or a bot of some level."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="seats",
+    )
+    bot = models.CharField(max_length=16, choices=BotLevel.choices, blank=True)
+    score = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="seat_number_unique"),
+            models.UniqueConstraint(
+                fields=["game", "user"], condition=Q(user__isnull=False), name="seat_user_once"
+            ),
+            models.CheckConstraint(condition=Q(number__lte=2), name="seat_number_0_2"),
+            models.CheckConstraint(
+                condition=Q(user__isnull=True) | Q(bot=""), name="seat_user_or_bot"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Seat {self.number} of game {self.game_id}"
+
+    @property
+    def is_empty(self) -> bool:
+        return self.user_id is None and not self.bot
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot)
+
+
+class Hand(models.Model):
+    """One deal: its dealer and the shuffled deck in dealing order (48 codes)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveSmallIntegerField()
+    dealer = models.PositiveSmallIntegerField()
+    deck = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="hand_number_unique"),
+            models.CheckConstraint(condition=Q(dealer__lte=2), name="hand_dealer_seat"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="hand_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Hand {self.number} of game {self.game_id}"
+
+
+class Trick(models.Model):
+    """A trick, created with its first card; winner and points are set by its third."""
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="tricks")
+    number = models.PositiveSmallIntegerField()
+    leader = models.PositiveSmallIntegerField()
+    winner = models.PositiveSmallIntegerField(null=True, blank=True)
+    points = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["hand", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["hand", "number"], name="trick_number_unique"),
+            models.CheckConstraint(
+                condition=Q(number__gte=1, number__lte=16), name="trick_number_1_16"
+            ),
+            models.CheckConstraint(condition=Q(leader__lte=2), name="trick_leader_seat"),
+            models.CheckConstraint(condition=Q(winner__lte=2), name="trick_winner_seat"),
+            models.CheckConstraint(condition=Q(points__lte=3), name="trick_points_0_3"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Trick {self.number} of hand {self.hand_id}"
+
+
+class Play(models.Model):
+    """One card played: who, which, its place in the trick and in the game, and when."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="plays")
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="plays")
+    trick = models.ForeignKey(Trick, on_delete=models.CASCADE, related_name="plays")
+    sequence = models.PositiveIntegerField(help_text=_("0-based order of the play in the game."))
+    order = models.PositiveSmallIntegerField(help_text=_("0-based order of the play in its trick."))
+    seat = models.PositiveSmallIntegerField()
+    card = models.CharField(max_length=3)
+    played_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "sequence"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "sequence"], name="play_sequence_unique"),
+            models.UniqueConstraint(fields=["hand", "card"], name="play_card_once_per_hand"),
+            models.UniqueConstraint(fields=["trick", "seat"], name="play_seat_once_per_trick"),
+            models.UniqueConstraint(fields=["trick", "order"], name="play_order_unique"),
+            models.CheckConstraint(condition=Q(seat__lte=2), name="play_seat_0_2"),
+            models.CheckConstraint(condition=Q(order__lte=2), name="play_order_0_2"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.card} by seat {self.seat} (game {self.game_id}, play {self.sequence})"

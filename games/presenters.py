@@ -1,0 +1,171 @@
+"""Template context for the table, built from one seat's view and never from the state.
+
+Whatever a template can show comes from here, so the hidden-information boundary is this
+module's input: a `SeatView`, the seat rows (names, bots, scores) and the game row.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+
+from accounts.selectors import public_name
+
+from .engine import CARD_CODES, SUIT_LETTERS, SUIT_NAMES, SeatView, card_name, trick_case
+from .engine.cards import rank_of
+from .models import BotLevel, Game, Seat
+
+
+def card_info(card: int) -> dict:
+    """What a template needs to draw one card."""
+    return {
+        "code": CARD_CODES[card],
+        "rank": rank_of(card),
+        "suit": SUIT_LETTERS[card // 12],
+        "suit_name": SUIT_NAMES[card // 12],
+        "name": card_name(card),
+        "points": card // 12 == 1,
+    }
+
+
+def hand_order(cards) -> list[int]:
+    """Sort a hand by suit in cycle order, then from the highest card down."""
+    return sorted(cards, key=lambda card: (card // 12, -(card % 12)))
+
+
+def seat_name(seat: Seat) -> str:
+    if seat.is_bot:
+        return _("Bot (%(level)s)") % {"level": seat.bot}
+    if seat.user_id is None:
+        return _("Open seat")
+    return public_name(seat.user)
+
+
+def _position(number: int, viewer: int) -> str:
+    return ("bottom", "left", "right")[(number - viewer) % 3]
+
+
+def table_context(game: Game, seats: list[Seat], view: SeatView | None) -> dict:
+    """Return the context of the table partials for the holder of ``view``.
+
+    ``view`` is None while the game is waiting for players (nothing dealt yet).
+    """
+    viewer = view.seat if view is not None else None
+    names = [seat_name(seat) for seat in seats]
+    context = {
+        "game": game,
+        "viewer_seat": viewer,
+        "seats": [_seat_info(seat, names, view, viewer) for seat in seats],
+        "names": names,
+        "moves": game.moves,
+        "status_text": _status_text(game, view, names),
+    }
+    if view is None:
+        return context
+    context.update(
+        hand=[card_info(card) for card in hand_order(view.hand)],
+        can_play=view.my_turn and game.is_running,
+        trick=_trick_cards(view, names),
+        last_trick=_last_trick(view, names),
+        hand_number=view.hand_number,
+        trick_number=view.trick_number,
+        dealer_name=names[view.dealer],
+        result=_result(game, view, names),
+    )
+    return context
+
+
+def _seat_info(seat: Seat, names: list[str], view: SeatView | None, viewer: int | None) -> dict:
+    number = seat.number
+    return {
+        "number": number,
+        "name": names[number],
+        "is_you": number == viewer,
+        "is_bot": seat.is_bot,
+        "bot_label": BotLevel(seat.bot).label if seat.is_bot else "",
+        "is_empty": seat.is_empty,
+        "username": seat.user.get_username() if seat.user_id else "",
+        "score": view.scores[number] if view else 0,
+        "cards_left": view.hand_sizes[number] if view else 0,
+        "is_turn": bool(view) and view.to_play == number,
+        "is_dealer": bool(view) and view.dealer == number,
+        "is_winner": bool(view) and view.winner == number,
+        "position": _position(number, viewer if viewer is not None else 0),
+    }
+
+
+def _trick_cards(view: SeatView, names: list[str]) -> dict:
+    """The cards on the table: the current trick, or the one just won until the next lead."""
+    if view.trick:
+        leader, cards, complete = view.leader, view.trick, False
+    elif view.last_trick is not None:
+        leader, cards, complete = view.last_trick.leader, view.last_trick.cards, True
+    else:
+        return {"cards": [], "complete": False}
+    winner = view.last_trick.winner if complete else None
+    return {
+        "complete": complete,
+        "cards": [
+            {
+                **card_info(card),
+                "seat": (leader + i) % 3,
+                "player": names[(leader + i) % 3],
+                "is_lead": i == 0,
+                "is_winner": (leader + i) % 3 == winner,
+            }
+            for i, card in enumerate(cards)
+        ],
+        "winner_name": names[winner] if winner is not None else "",
+        "points": view.last_trick.points if complete else None,
+    }
+
+
+def _last_trick(view: SeatView, names: list[str]) -> dict | None:
+    trick = view.last_trick
+    if trick is None:
+        return None
+    return {
+        "number": trick.number,
+        "cards": [
+            {
+                **card_info(card),
+                "seat": (trick.leader + i) % 3,
+                "player": names[(trick.leader + i) % 3],
+                "is_lead": i == 0,
+                "is_winner": (trick.leader + i) % 3 == trick.winner,
+            }
+            for i, card in enumerate(trick.cards)
+        ],
+        "winner": trick.winner,
+        "winner_name": names[trick.winner],
+        "points": trick.points,
+        "why": trick_case(trick.cards).explain(trick.cards),
+    }
+
+
+def _result(game: Game, view: SeatView, names: list[str]) -> dict | None:
+    if view.winner is None and game.status != Game.Status.ABANDONED:
+        return None
+    order = sorted(range(3), key=lambda seat: -view.scores[seat])
+    return {
+        "abandoned": game.status == Game.Status.ABANDONED,
+        "winner": view.winner,
+        "winner_name": names[view.winner] if view.winner is not None else "",
+        "you_won": view.winner is not None and view.winner == view.seat,
+        "standings": [{"name": names[seat], "score": view.scores[seat]} for seat in order],
+    }
+
+
+def _status_text(game: Game, view: SeatView | None, names: list[str]) -> str:
+    if game.status == Game.Status.WAITING:
+        return _("Waiting for players to sit down.")
+    if game.status == Game.Status.ABANDONED:
+        return _("This game was abandoned.")
+    if view is None:
+        return ""
+    if view.winner is not None:
+        if view.winner == view.seat:
+            return _("You won!")
+        return _("%(name)s won the game.") % {"name": names[view.winner]}
+    if view.my_turn:
+        return _("Your turn: play any card.") if not view.trick else _("Your turn.")
+    return _("Waiting for %(name)s.") % {"name": names[view.to_play]}

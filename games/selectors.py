@@ -1,0 +1,122 @@
+"""Reads: rebuild a game's engine state from its rows, and the queries pages need.
+
+Rebuilding costs two queries (hands, plays) after the game row: each play is replayed
+through the engine, so a row that broke the rules could never load silently.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Count, F, Prefetch, Q, QuerySet
+
+from .engine import GameState, parse_card
+from .models import Game, Hand, Play, Seat
+
+
+class CorruptGame(RuntimeError):
+    """The rows of a game disagree with the rules (never expected; logged and refused)."""
+
+
+@dataclass
+class LoadedGame:
+    """A game row with its seats, rows needed for the next write, and its engine state."""
+
+    game: Game
+    seats: list[Seat]
+    state: GameState
+    hand_ids: dict[int, int]  # hand number -> Hand row id
+    current_trick_id: int | None  # the Trick row of an unfinished trick
+
+    def seat_of(self, user) -> Seat | None:
+        if user is None or not user.is_authenticated:
+            return None
+        return next((seat for seat in self.seats if seat.user_id == user.pk), None)
+
+
+def seats_of(game: Game) -> list[Seat]:
+    return list(Seat.objects.filter(game=game).select_related("user").order_by("number"))
+
+
+def game_load(game: Game, seats: list[Seat] | None = None) -> LoadedGame:
+    """Return ``game`` with its engine state rebuilt from the hand and play rows."""
+    if seats is None:
+        seats = seats_of(game)
+    hands = list(Hand.objects.filter(game=game).order_by("number").values_list("id", "deck"))
+    plays = list(
+        Play.objects.filter(game=game).order_by("sequence").values_list("seat", "card", "trick_id")
+    )
+    state = GameState(
+        game.target,
+        seed=game.seed,
+        first_dealer=game.first_dealer,
+        decks=[tuple(parse_card(code) for code in deck) for _, deck in hands],
+    )
+    for seat, card, _trick_id in plays:
+        if seat != state.to_play:
+            raise CorruptGame(f"Game {game.pk}: seat {seat} played out of turn.")
+        state.play(seat, card)
+    return LoadedGame(
+        game=game,
+        seats=seats,
+        state=state,
+        hand_ids={number: hand_id for number, (hand_id, _) in enumerate(hands, 1)},
+        current_trick_id=plays[-1][2] if state.trick else None,
+    )
+
+
+def bot_turn(game_id: int) -> int | None:
+    """Return the move count if a bot is due to play in this running game, else None."""
+    return (
+        Seat.objects.filter(game_id=game_id, game__status=Game.Status.IN_PROGRESS)
+        .exclude(bot="")
+        .filter(number=F("game__to_play"))
+        .values_list("game__moves", flat=True)
+        .first()
+    )
+
+
+def open_tables() -> QuerySet[Game]:
+    """Public tables waiting for players, newest first."""
+    return (
+        Game.objects.filter(status=Game.Status.WAITING, is_public=True)
+        .prefetch_related("seats__user")
+        .order_by("-created_at")
+    )
+
+
+def running_games_of(user) -> QuerySet[Game]:
+    return (
+        Game.objects.filter(seats__user=user)
+        .filter(Q(status=Game.Status.IN_PROGRESS) | Q(status=Game.Status.WAITING))
+        .prefetch_related("seats__user")
+        .order_by("-updated_at")
+        .distinct()
+    )
+
+
+def watchable_games() -> QuerySet[Game]:
+    return (
+        Game.objects.filter(status=Game.Status.IN_PROGRESS, is_public=True)
+        .prefetch_related("seats__user")
+        .order_by("-updated_at")
+    )
+
+
+def player_stats(user) -> dict:
+    """Finished games played and won by ``user``, with the win rate."""
+    counts = Seat.objects.filter(user=user, game__status=Game.Status.FINISHED).aggregate(
+        played=Count("pk"), won=Count("pk", filter=Q(game__winner_seat=F("number")))
+    )
+    played, won = counts["played"], counts["won"]
+    return {"played": played, "won": won, "win_rate": won / played if played else None}
+
+
+def recent_games_of(user, limit: int = 10) -> list[Game]:
+    """The user's latest started games, with the seats needed to show opponents and scores."""
+    return list(
+        Game.objects.filter(seats__user=user)
+        .exclude(status=Game.Status.WAITING)
+        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
+        .order_by("-created_at")[:limit]
+    )

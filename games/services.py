@@ -1,0 +1,308 @@
+"""Writes: every change to a game goes through these functions, each one transaction.
+
+Moves lock the game row (``select_for_update``) before reading anything they check, so two
+simultaneous messages for one game (two tabs, two workers) are applied one after the other,
+and the second is judged against the state the first left.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from .engine import CARD_CODES, GameState, IllegalPlay, TrickRecord, new_seed, parse_card
+from .engine.bots import Budget, make_bot
+from .models import BotLevel, Game, Hand, Play, Seat, Trick
+from .selectors import LoadedGame, game_load
+
+ME, OPEN = "me", "open"
+
+
+class GameError(Exception):
+    """A request about a game that cannot be honoured; the message is for the requester."""
+
+    code = "game_error"
+
+
+class GameNotFound(GameError):
+    code = "not_found"
+
+
+class NotSeated(GameError):
+    code = "not_seated"
+
+
+class GameNotRunning(GameError):
+    code = "not_running"
+
+
+class SeatUnavailable(GameError):
+    code = "seat_unavailable"
+
+
+@dataclass
+class MoveResult:
+    """A move that was applied, with what the caller needs to show it at once."""
+
+    loaded: LoadedGame
+    seat: int
+    card: str
+    trick: TrickRecord | None
+
+    @property
+    def moves(self) -> int:
+        return self.loaded.game.moves
+
+
+def _locked_game(game_id: int) -> Game:
+    try:
+        return Game.objects.select_for_update().get(pk=game_id)
+    except Game.DoesNotExist:
+        raise GameNotFound(_("There is no such game.")) from None
+
+
+# -- creating and joining tables ------------------------------------------------------------
+
+
+def game_create(*, creator, target: int, seat_kinds: list[str], is_public: bool = True) -> Game:
+    """Create a table; ``seat_kinds`` gives seats 0..2 as "me", "open" or a bot level.
+
+    The game starts at once when no seat is left open.
+    """
+    if len(seat_kinds) != 3 or seat_kinds.count(ME) != 1:
+        raise GameError(_("Choose three seats, one of them yours."))
+    if any(kind not in (ME, OPEN, *BotLevel.values) for kind in seat_kinds):
+        raise GameError(_("Unknown kind of seat."))
+    if not (isinstance(target, int) and 1 <= target <= 99):
+        raise GameError(_("The target score must be between 1 and 99."))
+    with transaction.atomic():
+        game = Game.objects.create(
+            target=target,
+            is_public=is_public,
+            created_by=creator,
+            seed=new_seed(),
+        )
+        Seat.objects.bulk_create(
+            Seat(
+                game=game,
+                number=number,
+                user=creator if kind == ME else None,
+                bot=kind if kind not in (ME, OPEN) else "",
+            )
+            for number, kind in enumerate(seat_kinds)
+        )
+        if OPEN not in seat_kinds:
+            _start(game)
+    return game
+
+
+def game_quick_play(*, user, bot: str = BotLevel.HEURISTIC, target: int = 10) -> Game:
+    """Start a game at once against two bots of level ``bot``."""
+    return game_create(creator=user, target=target, seat_kinds=[ME, bot, bot], is_public=True)
+
+
+def seat_join(
+    *, game_id: int, user, seat_number: int | None = None, invite_token: str = ""
+) -> Game:
+    """Seat ``user`` at a waiting table (the first open seat unless one is named)."""
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        if game.status != Game.Status.WAITING:
+            raise SeatUnavailable(_("This game has already started: you can watch it instead."))
+        if not game.is_public and invite_token != game.invite_token:
+            raise SeatUnavailable(_("This is a private table: you need its invite link."))
+        seats = list(game.seats.select_for_update().order_by("number"))
+        if any(seat.user_id == user.pk for seat in seats):
+            raise SeatUnavailable(_("You already have a seat at this table."))
+        open_seats = [seat for seat in seats if seat.is_empty]
+        if seat_number is not None:
+            open_seats = [seat for seat in open_seats if seat.number == seat_number]
+        if not open_seats:
+            raise SeatUnavailable(
+                _("This table is full.") if seat_number is None else _("That seat is taken.")
+            )
+        seat = open_seats[0]
+        seat.user = user
+        seat.save(update_fields=["user"])
+        if all(not s.is_empty for s in seats):
+            _start(game)
+    return game
+
+
+def seat_leave(*, game_id: int, user) -> Game:
+    """Give up a seat before the game starts; the last person to leave closes the table."""
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        if game.status != Game.Status.WAITING:
+            raise SeatUnavailable(_("The game has started: seats can no longer be left."))
+        seat = game.seats.filter(user=user).first()
+        if seat is None:
+            raise NotSeated(_("You have no seat at this table."))
+        seat.user = None
+        seat.save(update_fields=["user"])
+        if not game.seats.filter(user__isnull=False).exists():
+            game.status = Game.Status.ABANDONED
+            game.finished_at = timezone.now()
+            game.save(update_fields=["status", "finished_at", "updated_at"])
+    return game
+
+
+def _start(game: Game) -> None:
+    state = GameState(game.target, seed=game.seed)
+    Hand.objects.create(
+        game=game,
+        number=1,
+        dealer=state.dealer,
+        deck=[CARD_CODES[card] for card in state.current_hand.deck],
+    )
+    game.first_dealer = state.first_dealer
+    game.to_play = state.to_play
+    game.status = Game.Status.IN_PROGRESS
+    game.started_at = timezone.now()
+    game.save(update_fields=["first_dealer", "to_play", "status", "started_at", "updated_at"])
+
+
+# -- playing --------------------------------------------------------------------------------
+
+
+def card_play(*, game_id: int, user, card: object) -> MoveResult:
+    """Play ``card`` (a code such as "12O") for ``user``'s seat.
+
+    Raise GameError or IllegalPlay with a message for the player; nothing changes then.
+    """
+    card = parse_card(card)  # only codes: an int would be taken as the engine's card number
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        _require_running(game)
+        loaded = game_load(game)
+        seat = loaded.seat_of(user)
+        if seat is None:
+            raise NotSeated(_("You are not seated at this table."))
+        return _apply(loaded, seat.number, card)
+
+
+def bot_play(*, game_id: int, expected_moves: int | None = None) -> MoveResult | None:
+    """Let the bot whose turn it is play; return None if it is no bot's turn any more.
+
+    ``expected_moves`` makes the call idempotent: several schedulers may ask for the same
+    move, and only the first one finds the game as it expected.
+    """
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        if game.status != Game.Status.IN_PROGRESS:
+            return None
+        if expected_moves is not None and game.moves != expected_moves:
+            return None
+        loaded = game_load(game)
+        seat = loaded.seats[loaded.state.to_play]
+        if not seat.is_bot:
+            return None
+        bot = make_bot(seat.bot, seed=f"{game.seed}/bot/{game.moves}")
+        budget = Budget(seconds=settings.COINS_BOT_SECONDS)
+        return _apply(loaded, seat.number, bot.choose(loaded.state.view_for(seat.number), budget))
+
+
+def bots_play_until_human(*, game_id: int) -> int:
+    """Play every pending bot move at once (for clients without a socket); return how many."""
+    count = 0
+    while bot_play(game_id=game_id) is not None:
+        count += 1
+    return count
+
+
+def _require_running(game: Game) -> None:
+    if game.status == Game.Status.WAITING:
+        raise GameNotRunning(_("The game has not started yet."))
+    if game.status != Game.Status.IN_PROGRESS:
+        raise GameNotRunning(_("The game is over."))
+
+
+def _apply(loaded: LoadedGame, seat: int, card: object) -> MoveResult:
+    """Play on the engine state, then write the rows that record it."""
+    state, game = loaded.state, loaded.game
+    hand_number, trick_number, position = state.hand_number, state.trick_number, len(state.trick)
+    trick = state.play(seat, card)  # raises IllegalPlay before any write
+    code = CARD_CODES[trick.cards[-1] if trick else state.trick[-1]]
+    hand_id = loaded.hand_ids[hand_number]
+    if position == 0:
+        trick_id = Trick.objects.create(hand_id=hand_id, number=trick_number, leader=seat).pk
+    else:
+        trick_id = loaded.current_trick_id
+    Play.objects.create(
+        game=game,
+        hand_id=hand_id,
+        trick_id=trick_id,
+        sequence=game.moves,
+        order=position,
+        seat=seat,
+        card=code,
+    )
+    loaded.current_trick_id = trick_id if trick is None else None
+    if trick is not None:
+        _record_trick(loaded, trick_id, trick, hand_number)
+    _save_progress(game, state)
+    return MoveResult(loaded, seat, code, trick)
+
+
+def _record_trick(loaded: LoadedGame, trick_id: int, trick: TrickRecord, hand_number: int):
+    state = loaded.state
+    Trick.objects.filter(pk=trick_id).update(winner=trick.winner, points=trick.points)
+    if trick.points:
+        winner_seat = loaded.seats[trick.winner]
+        winner_seat.score = state.scores[trick.winner]
+        Seat.objects.filter(pk=winner_seat.pk).update(score=winner_seat.score)
+    if state.hand_number != hand_number:
+        hand = Hand.objects.create(
+            game=loaded.game,
+            number=state.hand_number,
+            dealer=state.dealer,
+            deck=[CARD_CODES[c] for c in state.current_hand.deck],
+        )
+        loaded.hand_ids[state.hand_number] = hand.pk
+
+
+def _save_progress(game: Game, state: GameState) -> None:
+    game.moves += 1
+    game.to_play = state.to_play
+    fields = ["moves", "to_play", "updated_at"]
+    if state.winner is not None:
+        game.status = Game.Status.FINISHED
+        game.winner_seat = state.winner
+        game.finished_at = timezone.now()
+        fields += ["status", "winner_seat", "finished_at"]
+    game.save(update_fields=fields)
+
+
+def game_abandon(*, game_id: int) -> Game:
+    """Stop a game that cannot go on (staff action); it keeps its rows and is not resumed."""
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        if game.is_over:
+            raise GameNotRunning(_("The game is already over."))
+        game.status = Game.Status.ABANDONED
+        game.finished_at = timezone.now()
+        game.save(update_fields=["status", "finished_at", "updated_at"])
+    return game
+
+
+__all__ = [
+    "GameError",
+    "GameNotFound",
+    "GameNotRunning",
+    "IllegalPlay",
+    "MoveResult",
+    "NotSeated",
+    "SeatUnavailable",
+    "bot_play",
+    "bots_play_until_human",
+    "card_play",
+    "game_abandon",
+    "game_create",
+    "game_quick_play",
+    "seat_join",
+    "seat_leave",
+]

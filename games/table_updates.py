@@ -1,0 +1,54 @@
+"""Rendering a table for one viewer, and telling a table's sockets that it changed.
+
+Both the page and the WebSocket use the same named partials of ``games/table.html``, so
+there is one source of HTML for the board whether it arrives by page load or by push.
+"""
+
+from __future__ import annotations
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.template.loader import render_to_string
+
+from .models import Game
+from .presenters import table_context
+from .selectors import LoadedGame, game_load, seats_of
+
+
+def group_name(game_id: int) -> str:
+    return f"game-{game_id}"
+
+
+def board_context(game: Game, viewer=None, loaded: LoadedGame | None = None) -> dict:
+    """Return the table context for ``viewer`` (a user, or None for a spectator).
+
+    Only the viewer's own seat view reaches the context.
+    """
+    if game.status == Game.Status.WAITING:
+        seats = loaded.seats if loaded else seats_of(game)
+        context = table_context(game, seats, None)
+        context["viewer_is_seated"] = any(s.user_id == getattr(viewer, "pk", None) for s in seats)
+        return context
+    loaded = loaded or game_load(game)
+    seat = loaded.seat_of(viewer)
+    view = loaded.state.view_for(seat.number if seat else None)
+    context = table_context(game, loaded.seats, view)
+    context["viewer_is_seated"] = seat is not None
+    return context
+
+
+def render_board(context: dict, request=None) -> str:
+    return render_to_string("games/table.html#board", context, request=request)
+
+
+def render_message(text: str, level: str = "error") -> str:
+    return render_to_string("games/table.html#message", {"message": text, "level": level})
+
+
+def notify_table(game_id: int, moves: int) -> None:
+    """Tell every socket at the table (from synchronous code) that the game changed."""
+    layer = get_channel_layer()
+    if layer is not None:
+        async_to_sync(layer.group_send)(
+            group_name(game_id), {"type": "table.update", "moves": moves}
+        )

@@ -1,0 +1,243 @@
+"""The table WebSocket, end to end through the ASGI application."""
+
+import asyncio
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from coins_site.asgi import application
+from games import services
+from games.models import Game, Play
+
+from .helpers import assert_no_hidden_cards, board_moves, can_play, hand_cards
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+db = database_sync_to_async
+
+
+class Client:
+    """A socket at one table, remembering every frame it received."""
+
+    def __init__(self, game_id: int, user=None, seat: int | None = None, query: str = ""):
+        self.communicator = WebsocketCommunicator(
+            application, f"/ws/games/{game_id}/{query}", headers=[(b"origin", b"http://localhost")]
+        )
+        if user is not None:
+            self.communicator.scope["user"] = user
+        self.seat = seat
+        self.frames: list[str] = []
+
+    async def connect(self):
+        connected, code = await self.communicator.connect()
+        return connected, code
+
+    async def receive(self, timeout=5.0) -> str:
+        frame = await self.communicator.receive_from(timeout=timeout)
+        self.frames.append(frame)
+        return frame
+
+    @property
+    def latest_board(self) -> str | None:
+        boards = [frame for frame in self.frames if board_moves(frame) is not None]
+        return boards[-1] if boards else None
+
+    async def board_where(self, predicate, timeout=10.0) -> str:
+        """Return the latest board if it satisfies ``predicate``, else wait for one that does."""
+        latest = self.latest_board
+        if latest is not None and predicate(latest):
+            return latest
+        while True:
+            frame = await self.receive(timeout=timeout)
+            if board_moves(frame) is not None and predicate(frame):
+                return frame
+
+    async def send(self, data):
+        await self.communicator.send_to(
+            text_data=data if isinstance(data, str) else json.dumps(data)
+        )
+
+    async def close(self):
+        await self.communicator.disconnect()
+
+
+def finished(frame: str) -> bool:
+    return 'id="game-result"' in frame
+
+
+async def scan_frames(client: Client, game: Game):
+    for frame in client.frames:
+        await db(assert_no_hidden_cards)(frame, game, client.seat)
+
+
+async def test_a_whole_game_against_two_bots_over_the_socket(alice):
+    game = await db(services.game_quick_play)(user=alice)
+    client = Client(game.pk, alice, seat=0)
+    assert (await client.connect())[0]
+    moves_sent, seen = 0, -1
+    while True:
+        frame = await client.board_where(
+            lambda f, seen=seen: board_moves(f) > seen and (can_play(f) or finished(f))
+        )
+        if finished(frame):
+            break
+        seen = board_moves(frame)
+        await client.send({"card": hand_cards(frame)[0], "HEADERS": {"HX-Request": "true"}})
+        moves_sent += 1
+    await client.close()
+    game = await db(Game.objects.get)(pk=game.pk)
+    assert game.status == Game.Status.FINISHED
+    assert await db(Play.objects.filter(game=game, seat=0).count)() == moves_sent
+    assert 'data-score-seat="0"' in frame and "Winner:" in frame
+    await scan_frames(client, game)
+
+
+async def test_two_humans_and_a_bot_see_each_others_moves(alice, bob):
+    game = await db(services.game_create)(
+        creator=alice, target=5, seat_kinds=["me", "open", "random"]
+    )
+    await db(services.seat_join)(game_id=game.pk, user=bob)
+    clients = {0: Client(game.pk, alice, 0), 1: Client(game.pk, bob, 1)}
+    watcher = Client(game.pk, None, None)
+    for client in (*clients.values(), watcher):
+        assert (await client.connect())[0]
+    while True:
+        game = await db(Game.objects.get)(pk=game.pk)
+        if game.status != Game.Status.IN_PROGRESS:
+            break
+        if game.to_play in clients:
+            mover = clients[game.to_play]
+            frame = await mover.board_where(
+                lambda f, m=game.moves: can_play(f) and board_moves(f) >= m
+            )
+            await mover.send({"card": hand_cards(frame)[0]})
+            await mover.board_where(lambda f, m=game.moves: board_moves(f) > m)
+        else:
+            await asyncio.sleep(0.01)
+    for client in (*clients.values(), watcher):
+        await client.board_where(finished)
+    for client in (*clients.values(), watcher):
+        await client.close()
+        await scan_frames(client, game)
+    assert all(hand_cards(f) == [] for f in watcher.frames)
+
+
+async def refused(client: Client, message, expect: str):
+    await client.send(message)
+    frame = await client.receive()
+    assert 'id="table-message"' in frame and expect in frame, frame
+    return frame
+
+
+async def test_errors_go_to_the_sender_only_and_change_nothing(alice, bob, carol, make_user):
+    game = await db(services.game_create)(
+        creator=alice, target=10, seat_kinds=["me", "open", "open"]
+    )
+    await db(services.seat_join)(game_id=game.pk, user=bob)
+    await db(services.seat_join)(game_id=game.pk, user=carol)
+    game = await db(Game.objects.get)(pk=game.pk)
+    users = {0: alice, 1: bob, 2: carol}
+    mover = game.to_play
+    waiting = (mover + 1) % 3
+    clients = {seat: Client(game.pk, users[seat], seat) for seat in range(3)}
+    eve = await db(make_user)("eve")
+    stranger = Client(game.pk, eve, None)
+    boards = {}
+    for seat, client in clients.items():
+        await client.connect()
+        boards[seat] = await client.receive()
+    await stranger.connect()
+    await stranger.receive()
+
+    other_card = hand_cards(boards[waiting])[0]
+    await refused(clients[waiting], {"card": other_card}, "not your turn")
+    await refused(clients[mover], {"card": other_card}, "not in your hand")
+    await refused(clients[mover], {"card": "13O"}, "not a card")
+    await refused(clients[mover], {"card": 12}, "Say which card")
+    await refused(clients[mover], "this is not json", "not valid JSON")
+    await refused(clients[mover], {"card": "1O", "padding": "x" * 5000}, "too large")
+    await refused(stranger, {"card": other_card}, "not seated")
+    await clients[mover].communicator.send_to(bytes_data=b"\x00\x01")
+    assert "text messages only" in await clients[mover].receive()
+
+    for client in (*clients.values(), stranger):
+        assert await client.communicator.receive_nothing(timeout=0.2)
+    assert (await db(Game.objects.get)(pk=game.pk)).moves == 0
+    for client in (*clients.values(), stranger):
+        await client.close()
+        for frame in client.frames:
+            assert other_card not in frame or client.seat == waiting
+
+
+async def test_a_move_on_a_finished_game_is_refused(alice):
+    game = await db(services.game_create)(
+        creator=alice, target=1, seat_kinds=["me", "random", "random"]
+    )
+    client = Client(game.pk, alice, 0)
+    await client.connect()
+    seen = -1
+    while True:
+        frame = await client.board_where(
+            lambda f, seen=seen: board_moves(f) > seen and (can_play(f) or finished(f))
+        )
+        if finished(frame):
+            break
+        seen = board_moves(frame)
+        await client.send({"card": hand_cards(frame)[0]})
+    await refused(client, {"card": "1O"}, "The game is over")
+    await client.close()
+
+
+async def test_two_sockets_of_one_player_sending_at_once_apply_exactly_one(alice, bob, carol):
+    game = await db(services.game_create)(
+        creator=alice, target=10, seat_kinds=["me", "open", "open"]
+    )
+    await db(services.seat_join)(game_id=game.pk, user=bob)
+    await db(services.seat_join)(game_id=game.pk, user=carol)
+    game = await db(Game.objects.get)(pk=game.pk)
+    user = {0: alice, 1: bob, 2: carol}[game.to_play]
+    first, second = Client(game.pk, user, game.to_play), Client(game.pk, user, game.to_play)
+    await first.connect()
+    await second.connect()
+    cards = hand_cards(await first.receive())
+    await second.receive()
+    await asyncio.gather(first.send({"card": cards[0]}), second.send({"card": cards[1]}))
+    replies = [await first.receive(), await second.receive()]
+    errors = [r for r in replies if 'id="table-message"' in r]
+    assert len(errors) == 1 and "not your turn" in errors[0]
+    assert await db(Play.objects.filter(game=game).count)() == 1
+    await first.close()
+    await second.close()
+
+
+async def test_private_tables_refuse_strangers_and_accept_the_invite(alice, bob):
+    game = await db(services.game_create)(
+        creator=alice, target=10, seat_kinds=["me", "open", "random"], is_public=False
+    )
+    stranger = Client(game.pk, bob)
+    connected, code = await stranger.connect()
+    assert not connected and code == 4403
+    invited = Client(game.pk, bob, query=f"?invite={game.invite_token}")
+    assert (await invited.connect())[0]
+    await invited.close()
+    missing = Client(game.pk + 99, bob)
+    assert (await missing.connect()) == (False, 4404)
+
+
+async def test_a_reconnecting_socket_gets_the_current_board(alice):
+    game = await db(services.game_quick_play)(user=alice)
+    client = Client(game.pk, alice, 0)
+    await client.connect()
+    frame = await client.board_where(can_play)
+    await client.send({"card": hand_cards(frame)[0]})
+    played_at = board_moves(frame)
+    await client.board_where(lambda f: can_play(f) and board_moves(f) > played_at)
+    await client.close()
+    game = await db(Game.objects.get)(pk=game.pk)
+    again = Client(game.pk, alice, 0)
+    await again.connect()
+    frame = await again.receive()
+    assert board_moves(frame) == game.moves and can_play(frame)
+    await again.close()

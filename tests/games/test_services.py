@@ -1,0 +1,222 @@
+"""The service layer: tables, seats, moves, refused moves, rows, records and query counts."""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from games import services
+from games.engine import (
+    CARD_CODES,
+    GameState,
+    IllegalPlay,
+    NotInHand,
+    NotYourTurn,
+    record_json,
+    record_of,
+    state_from_record,
+)
+from games.models import Game, Hand, Play, Seat, Trick
+from games.records import game_record, players_of
+from games.selectors import game_load
+
+pytestmark = pytest.mark.django_db
+
+
+def three_humans(alice, bob, carol, target=10) -> Game:
+    game = services.game_create(creator=alice, target=target, seat_kinds=["me", "open", "open"])
+    services.seat_join(game_id=game.pk, user=bob)
+    services.seat_join(game_id=game.pk, user=carol)
+    game.refresh_from_db()
+    return game
+
+
+def users_by_seat(game):
+    return {seat.number: seat.user for seat in game.seats.select_related("user")}
+
+
+def play_turn(game, users):
+    """The seat due to play plays its first card; return the move result."""
+    state = game_load(Game.objects.get(pk=game.pk)).state
+    seat = state.to_play
+    return services.card_play(
+        game_id=game.pk, user=users[seat], card=CARD_CODES[state.hands[seat][0]]
+    )
+
+
+def rows_snapshot(game):
+    return (
+        Play.objects.filter(game=game).count(),
+        Trick.objects.filter(hand__game=game).count(),
+        Hand.objects.filter(game=game).count(),
+        list(Seat.objects.filter(game=game).values_list("score", flat=True)),
+        Game.objects.values_list("moves", "status", "to_play").get(pk=game.pk),
+    )
+
+
+def test_a_table_waits_until_three_seats_are_filled_then_deals(alice, bob, carol):
+    game = services.game_create(creator=alice, target=15, seat_kinds=["me", "open", "open"])
+    assert game.status == Game.Status.WAITING and not Hand.objects.filter(game=game).exists()
+    services.seat_join(game_id=game.pk, user=bob)
+    assert Game.objects.get(pk=game.pk).status == Game.Status.WAITING
+    services.seat_join(game_id=game.pk, user=carol)
+    game.refresh_from_db()
+    assert game.status == Game.Status.IN_PROGRESS and game.started_at
+    hand = Hand.objects.get(game=game)
+    expected = GameState(15, seed=game.seed)
+    assert hand.deck == [CARD_CODES[c] for c in expected.current_hand.deck]
+    assert game.first_dealer == hand.dealer == expected.dealer
+    assert game.to_play == expected.to_play
+
+
+def test_joining_a_full_or_started_table_is_refused(alice, bob, carol, make_user):
+    game = three_humans(alice, bob, carol)
+    with pytest.raises(services.SeatUnavailable, match="already started"):
+        services.seat_join(game_id=game.pk, user=make_user("dave"))
+
+
+def test_a_seat_is_taken_once_and_a_user_sits_once(alice, bob, carol):
+    game = services.game_create(creator=alice, target=10, seat_kinds=["me", "open", "heuristic"])
+    with pytest.raises(services.SeatUnavailable, match="already have a seat"):
+        services.seat_join(game_id=game.pk, user=alice)
+    with pytest.raises(services.SeatUnavailable, match="taken"):
+        services.seat_join(game_id=game.pk, user=bob, seat_number=2)
+    services.seat_join(game_id=game.pk, user=bob, seat_number=1)
+    assert Game.objects.get(pk=game.pk).status == Game.Status.IN_PROGRESS
+
+
+def test_leaving_before_the_start_frees_the_seat_and_the_last_one_out_closes(alice, bob):
+    game = services.game_create(creator=alice, target=10, seat_kinds=["me", "open", "open"])
+    services.seat_join(game_id=game.pk, user=bob)
+    services.seat_leave(game_id=game.pk, user=bob)
+    assert not Seat.objects.filter(game=game, user=bob).exists()
+    services.seat_leave(game_id=game.pk, user=alice)
+    assert Game.objects.get(pk=game.pk).status == Game.Status.ABANDONED
+
+
+def test_a_private_table_needs_its_invite_token(alice, bob):
+    game = services.game_create(
+        creator=alice, target=10, seat_kinds=["me", "open", "random"], is_public=False
+    )
+    with pytest.raises(services.SeatUnavailable, match="invite"):
+        services.seat_join(game_id=game.pk, user=bob)
+    services.seat_join(game_id=game.pk, user=bob, invite_token=game.invite_token)
+
+
+@pytest.mark.parametrize(
+    "kinds", [["open", "open", "open"], ["me", "me", "open"], ["me", "wizard", "open"], ["me"]]
+)
+def test_bad_table_settings_are_refused(alice, kinds):
+    with pytest.raises(services.GameError):
+        services.game_create(creator=alice, target=10, seat_kinds=kinds)
+    assert not Game.objects.exists()
+
+
+@pytest.mark.parametrize("target", [0, 100, -1])
+def test_targets_outside_1_to_99_are_refused(alice, target):
+    with pytest.raises(services.GameError, match="target"):
+        services.game_create(creator=alice, target=target, seat_kinds=["me", "random", "random"])
+
+
+def test_a_move_writes_its_rows_and_the_rows_rebuild_the_game(alice, bob, carol):
+    game = three_humans(alice, bob, carol)
+    users = users_by_seat(game)
+    for _ in range(7):
+        play_turn(game, users)
+    game.refresh_from_db()
+    assert game.moves == 7
+    plays = list(Play.objects.filter(game=game).order_by("sequence"))
+    assert [p.sequence for p in plays] == list(range(7))
+    assert [p.order for p in plays] == [0, 1, 2, 0, 1, 2, 0]
+    tricks = list(Trick.objects.filter(hand__game=game).order_by("number"))
+    assert [t.number for t in tricks] == [1, 2, 3]
+    assert tricks[2].winner is None and tricks[0].winner is not None
+    loaded = game_load(game)
+    assert loaded.state.scores == [s.score for s in loaded.seats]
+    assert sum(t.points for t in tricks[:2]) == sum(loaded.state.scores)
+
+
+def test_refused_moves_change_nothing(alice, bob, carol, make_user):
+    game = three_humans(alice, bob, carol)
+    users = users_by_seat(game)
+    play_turn(game, users)
+    state = game_load(game).state
+    seat = state.to_play
+    before = rows_snapshot(game)
+    other = users[(seat + 1) % 3]
+    with pytest.raises(NotYourTurn):
+        services.card_play(
+            game_id=game.pk, user=other, card=CARD_CODES[state.hands[(seat + 1) % 3][0]]
+        )
+    with pytest.raises(NotInHand):
+        services.card_play(
+            game_id=game.pk, user=users[seat], card=CARD_CODES[state.hands[(seat + 1) % 3][0]]
+        )
+    for bad in ["13O", "", None, 7, {"x": 1}, "1O" * 100]:
+        with pytest.raises(IllegalPlay):
+            services.card_play(game_id=game.pk, user=users[seat], card=bad)
+    with pytest.raises(services.NotSeated):
+        services.card_play(game_id=game.pk, user=make_user("eve"), card="1O")
+    with pytest.raises(services.GameNotFound):
+        services.card_play(game_id=game.pk + 100, user=users[seat], card="1O")
+    assert rows_snapshot(game) == before
+
+
+def test_a_move_on_a_waiting_or_finished_game_is_refused(alice, bob):
+    waiting = services.game_create(creator=alice, target=10, seat_kinds=["me", "open", "open"])
+    with pytest.raises(services.GameNotRunning, match="not started"):
+        services.card_play(game_id=waiting.pk, user=alice, card="1O")
+    game = services.game_create(creator=bob, target=1, seat_kinds=["me", "random", "random"])
+    users = users_by_seat(game)
+    while Game.objects.get(pk=game.pk).status == Game.Status.IN_PROGRESS:
+        if services.bot_play(game_id=game.pk) is None:
+            play_turn(game, users)
+    before = rows_snapshot(game)
+    with pytest.raises(services.GameNotRunning, match="over"):
+        services.card_play(game_id=game.pk, user=bob, card="1O")
+    assert rows_snapshot(game) == before
+
+
+def test_bots_play_through_the_same_service_and_only_when_expected(alice):
+    game = services.game_quick_play(user=alice)
+    game.refresh_from_db()
+    state = game_load(game).state
+    if state.to_play == 0:
+        play_turn(game, {0: alice})
+    moves = Game.objects.get(pk=game.pk).moves
+    assert services.bot_play(game_id=game.pk, expected_moves=moves + 5) is None
+    result = services.bot_play(game_id=game.pk, expected_moves=moves)
+    assert result is not None and result.moves == moves + 1
+    assert services.bot_play(game_id=game.pk, expected_moves=moves) is None  # already played
+
+
+def test_a_whole_game_against_bots_finishes_and_its_record_is_the_engines(alice):
+    game = services.game_quick_play(user=alice)
+    while Game.objects.get(pk=game.pk).status == Game.Status.IN_PROGRESS:
+        services.bots_play_until_human(game_id=game.pk)
+        if Game.objects.get(pk=game.pk).status == Game.Status.IN_PROGRESS:
+            play_turn(game, {0: alice})
+    game.refresh_from_db()
+    loaded = game_load(game)
+    assert game.status == Game.Status.FINISHED and game.winner_seat == loaded.state.winner
+    assert game.finished_at and game.to_play is None
+    record = game_record(game)
+    assert record["status"] == "finished" and record["players"][0]["name"] == "alice"
+    replayed = state_from_record(record)
+    expected = record_of(replayed, game_id=str(game.pk), players=players_of(loaded.seats))
+    assert record_json(record) == record_json(expected)
+    assert [s.score for s in loaded.seats] == record["scores"]
+
+
+def test_a_move_costs_at_most_ten_queries(alice, bob, carol):
+    game = three_humans(alice, bob, carol)
+    users = users_by_seat(game)
+    worst = 0
+    for _ in range(60):  # more than a hand: trick ends, scores and a new deal
+        state = game_load(Game.objects.get(pk=game.pk)).state
+        seat, card = state.to_play, CARD_CODES[state.hands[state.to_play][0]]
+        with CaptureQueriesContext(connection) as queries:
+            result = services.card_play(game_id=game.pk, user=users[seat], card=card)
+        worst = max(worst, len(queries))
+        if result.loaded.state.winner is not None:
+            break
+    assert worst <= 10, worst
