@@ -64,7 +64,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.sent_moves = moves
         await self.send(html)
         await self.channel_layer.group_send(self.group, {"type": "table.update", "moves": moves})
-        self.drive_bots()
+        self.drive_bots(expected_moves=moves)
 
     async def table_update(self, event):
         if event["moves"] > self.sent_moves:
@@ -77,27 +77,33 @@ class TableConsumer(AsyncWebsocketConsumer):
             self.sent_moves = moves
             await self.send(html)
 
-    def drive_bots(self):
+    def drive_bots(self, expected_moves: int | None = None):
         """Start playing pending bot moves, unless this socket is already doing so."""
         if self.bot_task is None or self.bot_task.done():
-            self.bot_task = asyncio.create_task(self._play_bots())
+            self.bot_task = asyncio.create_task(self._play_bots(expected_moves))
 
-    async def _play_bots(self):
+    async def _play_bots(self, moves: int | None):
+        """Play the bots' turns: one by one after a pause, or all at once without one."""
         pause = settings.COINS_BOT_PAUSE
         while True:
-            moves = await database_sync_to_async(bot_turn)(self.game_id)
-            if moves is None:
-                return
+            if moves is None or pause:
+                moves = await database_sync_to_async(bot_turn)(self.game_id)
+                if moves is None:
+                    return
             if pause:
                 await asyncio.sleep(pause)
-            result = await database_sync_to_async(services.bot_play)(
-                game_id=self.game_id, expected_moves=moves
-            )
+                play = services.bot_play
+            else:
+                play = services.bots_play_pending
+            result = await database_sync_to_async(play)(game_id=self.game_id, expected_moves=moves)
             if result is None:
-                return  # another socket played it first
+                return  # no bot was due, or another socket played first
             await self.channel_layer.group_send(
                 self.group, {"type": "table.update", "moves": result.moves}
             )
+            if not pause:
+                return
+            moves = None
 
     def _invite(self) -> str:
         query = self.scope.get("query_string", b"").decode("latin-1")

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from django.db.models import Count, F, Prefetch, Q, QuerySet
 
+from . import state_cache
 from .engine import GameState, parse_card
 from .models import Game, Hand, Play, Seat
 
@@ -39,9 +40,22 @@ def seats_of(game: Game) -> list[Seat]:
 
 
 def game_load(game: Game, seats: list[Seat] | None = None) -> LoadedGame:
-    """Return ``game`` with its engine state rebuilt from the hand and play rows."""
+    """Return ``game`` with its engine state, from this process's cache or from the rows."""
     if seats is None:
         seats = seats_of(game)
+    cached = state_cache.get((game.pk, game.seed), game.moves)
+    if cached is not None:
+        state, hand_ids, trick_id = cached
+        return LoadedGame(game, seats, state, hand_ids, trick_id)
+    loaded = _rebuild(game, seats)
+    state_cache.put(
+        (game.pk, game.seed), game.moves, loaded.state, loaded.hand_ids, loaded.current_trick_id
+    )
+    return loaded
+
+
+def _rebuild(game: Game, seats: list[Seat]) -> LoadedGame:
+    """Replay the game from its hand and play rows."""
     hands = list(Hand.objects.filter(game=game).order_by("number").values_list("id", "deck"))
     plays = list(
         Play.objects.filter(game=game).order_by("sequence").values_list("seat", "card", "trick_id")

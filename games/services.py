@@ -8,12 +8,14 @@ and the second is judged against the state the first left.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from . import state_cache
 from .engine import CARD_CODES, GameState, IllegalPlay, TrickRecord, new_seed, parse_card
 from .engine.bots import Budget, make_bot
 from .models import BotLevel, Game, Hand, Play, Seat, Trick
@@ -206,12 +208,23 @@ def bot_play(*, game_id: int, expected_moves: int | None = None) -> MoveResult |
         return _apply(loaded, seat.number, bot.choose(loaded.state.view_for(seat.number), budget))
 
 
+def bots_play_pending(*, game_id: int, expected_moves: int | None = None) -> MoveResult | None:
+    """Play bot moves one after another until a person is due or the game ends.
+
+    Each move is its own transaction; ``expected_moves`` guards the first. Return the last
+    move played, or None if no bot was due.
+    """
+    last = None
+    while (result := bot_play(game_id=game_id, expected_moves=expected_moves)) is not None:
+        last, expected_moves = result, result.moves
+    return last
+
+
 def bots_play_until_human(*, game_id: int) -> int:
     """Play every pending bot move at once (for clients without a socket); return how many."""
-    count = 0
-    while bot_play(game_id=game_id) is not None:
-        count += 1
-    return count
+    before = Game.objects.values_list("moves", flat=True).get(pk=game_id)
+    last = bots_play_pending(game_id=game_id)
+    return last.moves - before if last else 0
 
 
 def _require_running(game: Game) -> None:
@@ -245,6 +258,16 @@ def _apply(loaded: LoadedGame, seat: int, card: object) -> MoveResult:
     if trick is not None:
         _record_trick(loaded, trick_id, trick, hand_number)
     _save_progress(game, state)
+    transaction.on_commit(
+        partial(
+            state_cache.put,
+            (game.pk, game.seed),
+            game.moves,
+            state,
+            loaded.hand_ids,
+            loaded.current_trick_id,
+        )
+    )
     return MoveResult(loaded, seat, code, trick)
 
 

@@ -139,7 +139,7 @@ def test_refused_moves_change_nothing(alice, bob, carol, make_user):
     game = three_humans(alice, bob, carol)
     users = users_by_seat(game)
     play_turn(game, users)
-    state = game_load(game).state
+    state = game_load(Game.objects.get(pk=game.pk)).state
     seat = state.to_play
     before = rows_snapshot(game)
     other = users[(seat + 1) % 3]
@@ -178,8 +178,7 @@ def test_a_move_on_a_waiting_or_finished_game_is_refused(alice, bob):
 
 def test_bots_play_through_the_same_service_and_only_when_expected(alice):
     game = services.game_quick_play(user=alice)
-    game.refresh_from_db()
-    state = game_load(game).state
+    state = game_load(Game.objects.get(pk=game.pk)).state
     if state.to_play == 0:
         play_turn(game, {0: alice})
     moves = Game.objects.get(pk=game.pk).moves
@@ -220,3 +219,28 @@ def test_a_move_costs_at_most_ten_queries(alice, bob, carol):
         if result.loaded.state.winner is not None:
             break
     assert worst <= 10, worst
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_state_cache_holds_exactly_what_the_rows_say(alice, bob, carol):
+    from games import state_cache
+    from games.selectors import _rebuild, seats_of
+
+    game = three_humans(alice, bob, carol)
+    users = users_by_seat(game)
+    for _ in range(20):
+        play_turn(game, users)
+    game = Game.objects.get(pk=game.pk)
+    cached = state_cache.get((game.pk, game.seed), game.moves)
+    assert cached is not None
+    rebuilt = _rebuild(game, seats_of(game)).state
+    players = [{"seat": n} for n in range(3)]
+    as_json = lambda state: record_json(record_of(state, game_id="g", players=players, status="abandoned"))  # noqa: E731
+    assert as_json(cached[0]) == as_json(rebuilt)
+    # A refused move changes neither the rows nor the cached state.
+    seat = rebuilt.to_play
+    wrong = CARD_CODES[rebuilt.hands[(seat + 1) % 3][0]]
+    with pytest.raises(NotInHand):
+        services.card_play(game_id=game.pk, user=users[seat], card=wrong)
+    again = state_cache.get((game.pk, game.seed), game.moves)
+    assert again is not None and as_json(again[0]) == as_json(rebuilt)
