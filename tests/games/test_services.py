@@ -235,7 +235,10 @@ def test_the_state_cache_holds_exactly_what_the_rows_say(alice, bob, carol):
     assert cached is not None
     rebuilt = _rebuild(game, seats_of(game)).state
     players = [{"seat": n} for n in range(3)]
-    as_json = lambda state: record_json(record_of(state, game_id="g", players=players, status="abandoned"))  # noqa: E731
+
+    def as_json(state):
+        return record_json(record_of(state, game_id="g", players=players, status="abandoned"))
+
     assert as_json(cached[0]) == as_json(rebuilt)
     # A refused move changes neither the rows nor the cached state.
     seat = rebuilt.to_play
