@@ -91,7 +91,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_boo
     "DATABASE_POOL", True
 ):
     # Under ASGI each database_sync_to_async call may open a connection; a pool reuses them.
+    # Health checks would cost a round trip per checkout: the pool replaces broken ones.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = False
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": 2,
         "max_size": int(os.environ.get("DATABASE_POOL_SIZE", "20")),
@@ -169,3 +171,5 @@ LOGGING = {
 # bot may think per move.
 COINS_BOT_PAUSE = float(os.environ.get("COINS_BOT_PAUSE", "0.8"))
 COINS_BOT_SECONDS = float(os.environ.get("COINS_BOT_SECONDS", "1.0"))
+# Benchmarks only: append the queries spent per move to this file (see games/metrics.py).
+COINS_QUERY_LOG = os.environ.get("COINS_QUERY_LOG", "")

@@ -8,20 +8,34 @@ import asyncio
 import json
 import logging
 
-from channels.db import database_sync_to_async
+from channels.db import DatabaseSyncToAsync
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils.translation import gettext as _
 
 from . import services
 from .engine import IllegalPlay
+from .metrics import counted
 from .models import Game
-from .selectors import bot_turn
+from .selectors import bot_turn, cached_game
 from .table_updates import board_context, group_name, render_board, render_message
 
 log = logging.getLogger(__name__)
 
 MAX_MESSAGE_BYTES = 2048
+
+
+def in_db_thread(function):
+    """Run ``function`` in a worker thread with its own database connection.
+
+    On PostgreSQL any pool thread will do, so one table can run while another waits on the
+    database (row locks keep each game's moves in order). SQLite allows one writer at a
+    time, so there every call shares one thread.
+    """
+    shared = settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql"
+    return DatabaseSyncToAsync(function, thread_sensitive=shared)
+
+
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 
@@ -32,9 +46,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.user = self.scope.get("user")
         self.sent_moves = -1
         self.bot_task: asyncio.Task | None = None
-        access = await database_sync_to_async(_access)(self.game_id, self.user, self._invite())
-        if access is not None:
-            await self.close(code=access)
+        self.bots_again = False
+        refusal, self.seed = await in_db_thread(_access)(self.game_id, self.user, self._invite())
+        if refusal is not None:
+            await self.close(code=refusal)
             return
         self.group = group_name(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
@@ -55,9 +70,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send(render_message(card.message))
             return
         try:
-            html, moves = await database_sync_to_async(_play_and_render)(
-                self.game_id, self.user, card
-            )
+            html, moves = await in_db_thread(_play_and_render)(self.game_id, self.user, card)
         except (services.GameError, IllegalPlay) as error:
             await self.send(render_message(str(error)))
             return
@@ -68,26 +81,37 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def table_update(self, event):
         if event["moves"] > self.sent_moves:
-            await self.send_board()
-        self.drive_bots()
+            await self.send_board(event["moves"])
+        if event.get("drive_bots"):
+            self.drive_bots()
 
-    async def send_board(self):
-        html, moves = await database_sync_to_async(_render_for)(self.game_id, self.user)
+    async def send_board(self, moves: int | None = None):
+        html, moves = await in_db_thread(_render_for)(self.game_id, self.seed, self.user, moves)
         if moves >= self.sent_moves:
             self.sent_moves = moves
             await self.send(html)
 
     def drive_bots(self, expected_moves: int | None = None):
-        """Start playing pending bot moves, unless this socket is already doing so."""
+        """Play pending bot moves; if this socket is already doing so, go round once more."""
         if self.bot_task is None or self.bot_task.done():
+            self.bots_again = False
             self.bot_task = asyncio.create_task(self._play_bots(expected_moves))
+        else:
+            self.bots_again = True
 
     async def _play_bots(self, moves: int | None):
+        while True:
+            await self._play_bot_turns(moves)
+            if not self.bots_again:
+                return
+            self.bots_again, moves = False, None
+
+    async def _play_bot_turns(self, moves: int | None):
         """Play the bots' turns: one by one after a pause, or all at once without one."""
         pause = settings.COINS_BOT_PAUSE
         while True:
             if moves is None or pause:
-                moves = await database_sync_to_async(bot_turn)(self.game_id)
+                moves = await in_db_thread(bot_turn)(self.game_id)
                 if moves is None:
                     return
             if pause:
@@ -95,7 +119,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 play = services.bot_play
             else:
                 play = services.bots_play_pending
-            result = await database_sync_to_async(play)(game_id=self.game_id, expected_moves=moves)
+            result = await in_db_thread(_bot_moves)(play, self.game_id, moves)
             if result is None:
                 return  # no bot was due, or another socket played first
             await self.channel_layer.group_send(
@@ -134,24 +158,35 @@ def _card_from_message(text_data, bytes_data) -> str | _Refusal:
     return data["card"]
 
 
-def _access(game_id: int, user, invite: str) -> int | None:
-    """Return None if the user may watch this table, else the close code to refuse with."""
+def _access(game_id: int, user, invite: str) -> tuple[int | None, str]:
+    """Return (None, seed) if the user may watch this table, else (close code, "")."""
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
-        return CLOSE_NOT_FOUND
+        return CLOSE_NOT_FOUND, ""
     if game.is_public or invite == game.invite_token:
-        return None
+        return None, game.seed
     if user is not None and user.is_authenticated and game.seats.filter(user=user).exists():
-        return None
-    return CLOSE_FORBIDDEN
+        return None, game.seed
+    return CLOSE_FORBIDDEN, ""
 
 
-def _render_for(game_id: int, user) -> tuple[str, int]:
-    game = Game.objects.get(pk=game_id)
-    return render_board(board_context(game, user)), game.moves
+def _render_for(game_id: int, seed: str, user, moves: int | None) -> tuple[str, int]:
+    """Render the board for ``user``: from this process's cache when it has move ``moves``."""
+    with counted("push"):
+        loaded = cached_game(game_id, seed, moves) if moves is not None else None
+        game = loaded.game if loaded else Game.objects.get(pk=game_id)
+        return render_board(board_context(game, user, loaded=loaded)), game.moves
 
 
 def _play_and_render(game_id: int, user, card: str) -> tuple[str, int]:
-    result = services.card_play(game_id=game_id, user=user, card=card)
-    context = board_context(result.loaded.game, user, loaded=result.loaded)
-    return render_board(context), result.moves
+    with counted("human"):
+        result = services.card_play(game_id=game_id, user=user, card=card)
+        context = board_context(result.loaded.game, user, loaded=result.loaded)
+        return render_board(context), result.moves
+
+
+def _bot_moves(play, game_id: int, expected_moves: int):
+    with counted("bot") as box:
+        result = play(game_id=game_id, expected_moves=expected_moves)
+        box["moves"] = result.moves - expected_moves if result else 0
+        return result

@@ -6,6 +6,7 @@ module's input: a `SeatView`, the seat rows (names, bots, scores) and the game r
 
 from __future__ import annotations
 
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from accounts.selectors import public_name
@@ -62,7 +63,11 @@ def table_context(game: Game, seats: list[Seat], view: SeatView | None) -> dict:
     if view is None:
         return context
     context.update(
-        hand=[card_info(card) for card in hand_order(view.hand)],
+        hand=[
+            {**card_info(card), "play_label": _("Play the %(name)s") % {"name": card_name(card)}}
+            for card in hand_order(view.hand)
+        ],
+        play_url=reverse("game_play", args=[game.pk]),
         can_play=view.my_turn and game.is_running,
         trick=_trick_cards(view, names),
         last_trick=_last_trick(view, names),
@@ -93,29 +98,37 @@ def _seat_info(seat: Seat, names: list[str], view: SeatView | None, viewer: int 
     }
 
 
-def _trick_cards(view: SeatView, names: list[str]) -> dict:
-    """The cards on the table: the current trick, or the one just won until the next lead."""
-    if view.trick:
-        leader, cards, complete = view.leader, view.trick, False
-    elif view.last_trick is not None:
-        leader, cards, complete = view.last_trick.leader, view.last_trick.cards, True
-    else:
-        return {"cards": [], "complete": False}
-    winner = view.last_trick.winner if complete else None
-    return {
-        "complete": complete,
-        "cards": [
+def _played(leader: int, cards, winner, names: list[str], viewer: int) -> list[dict]:
+    """The cards of a trick in play order, each with who played it and where they sit."""
+    played = []
+    for i, card in enumerate(cards):
+        seat = (leader + i) % 3
+        played.append(
             {
                 **card_info(card),
-                "seat": (leader + i) % 3,
-                "player": names[(leader + i) % 3],
+                "seat": seat,
+                "player": names[seat],
                 "is_lead": i == 0,
-                "is_winner": (leader + i) % 3 == winner,
+                "is_winner": seat == winner,
+                "position": _position(seat, viewer),
             }
-            for i, card in enumerate(cards)
-        ],
-        "winner_name": names[winner] if winner is not None else "",
-        "points": view.last_trick.points if complete else None,
+        )
+    return played
+
+
+def _trick_cards(view: SeatView, names: list[str]) -> dict:
+    """The cards on the table: the current trick, or the one just won until the next lead."""
+    viewer = view.seat if view.seat is not None else 0
+    if view.trick:
+        return {"complete": False, "cards": _played(view.leader, view.trick, None, names, viewer)}
+    last = view.last_trick
+    if last is None:
+        return {"complete": False, "cards": []}
+    return {
+        "complete": True,
+        "cards": _played(last.leader, last.cards, last.winner, names, viewer),
+        "winner_name": names[last.winner],
+        "points": last.points,
     }
 
 
@@ -123,18 +136,10 @@ def _last_trick(view: SeatView, names: list[str]) -> dict | None:
     trick = view.last_trick
     if trick is None:
         return None
+    viewer = view.seat if view.seat is not None else 0
     return {
         "number": trick.number,
-        "cards": [
-            {
-                **card_info(card),
-                "seat": (trick.leader + i) % 3,
-                "player": names[(trick.leader + i) % 3],
-                "is_lead": i == 0,
-                "is_winner": (trick.leader + i) % 3 == trick.winner,
-            }
-            for i, card in enumerate(trick.cards)
-        ],
+        "cards": _played(trick.leader, trick.cards, trick.winner, names, viewer),
         "winner": trick.winner,
         "winner_name": names[trick.winner],
         "points": trick.points,

@@ -36,22 +36,40 @@ class LoadedGame:
 
 
 def seats_of(game: Game) -> list[Seat]:
-    return list(Seat.objects.filter(game=game).select_related("user").order_by("number"))
+    return list(Seat.objects.filter(game=game).select_related("user__profile").order_by("number"))
 
 
 def game_load(game: Game, seats: list[Seat] | None = None) -> LoadedGame:
-    """Return ``game`` with its engine state, from this process's cache or from the rows."""
-    if seats is None:
-        seats = seats_of(game)
+    """Return ``game`` with its seats and engine state, from this process's cache or the rows.
+
+    ``game`` must be fresh (read under the row lock when a move follows): the cache entry is
+    chosen by its move count.
+    """
     cached = state_cache.get((game.pk, game.seed), game.moves)
     if cached is not None:
-        state, hand_ids, trick_id = cached
-        return LoadedGame(game, seats, state, hand_ids, trick_id)
-    loaded = _rebuild(game, seats)
-    state_cache.put(
-        (game.pk, game.seed), game.moves, loaded.state, loaded.hand_ids, loaded.current_trick_id
-    )
+        return LoadedGame(game, cached.seats, cached.state, cached.hand_ids, cached.trick_id)
+    loaded = _rebuild(game, seats_of(game) if seats is None else seats)
+    remember(loaded)
     return loaded
+
+
+def cached_game(game_id: int, seed: str, moves: int) -> LoadedGame | None:
+    """Return the game as it was after ``moves`` plays if this process has it, else None."""
+    cached = state_cache.get((game_id, seed), moves)
+    if cached is None:
+        return None
+    return LoadedGame(cached.game, cached.seats, cached.state, cached.hand_ids, cached.trick_id)
+
+
+def remember(loaded: LoadedGame) -> None:
+    """Cache ``loaded`` as the game after its current move count."""
+    game = loaded.game
+    state_cache.put(
+        (game.pk, game.seed),
+        state_cache.Entry(
+            game.moves, game, loaded.seats, loaded.state, loaded.hand_ids, loaded.current_trick_id
+        ),
+    )
 
 
 def _rebuild(game: Game, seats: list[Seat]) -> LoadedGame:

@@ -19,7 +19,7 @@ from . import state_cache
 from .engine import CARD_CODES, GameState, IllegalPlay, TrickRecord, new_seed, parse_card
 from .engine.bots import Budget, make_bot
 from .models import BotLevel, Game, Hand, Play, Seat, Trick
-from .selectors import LoadedGame, game_load
+from .selectors import LoadedGame, game_load, remember
 
 ME, OPEN = "me", "open"
 
@@ -184,7 +184,9 @@ def card_play(*, game_id: int, user, card: object) -> MoveResult:
         seat = loaded.seat_of(user)
         if seat is None:
             raise NotSeated(_("You are not seated at this table."))
-        return _apply(loaded, seat.number, card)
+        result = _apply(loaded, seat.number, card)
+        transaction.on_commit(partial(remember, loaded))
+        return result
 
 
 def bot_play(*, game_id: int, expected_moves: int | None = None) -> MoveResult | None:
@@ -193,6 +195,18 @@ def bot_play(*, game_id: int, expected_moves: int | None = None) -> MoveResult |
     ``expected_moves`` makes the call idempotent: several schedulers may ask for the same
     move, and only the first one finds the game as it expected.
     """
+    return _bot_moves(game_id, expected_moves, limit=1)
+
+
+def bots_play_pending(*, game_id: int, expected_moves: int | None = None) -> MoveResult | None:
+    """Play every bot move due until a person is to play or the game ends, in one transaction.
+
+    Return the last move played, or None if no bot was due (or ``expected_moves`` is stale).
+    """
+    return _bot_moves(game_id, expected_moves, limit=None)
+
+
+def _bot_moves(game_id: int, expected_moves: int | None, limit: int | None) -> MoveResult | None:
     with transaction.atomic():
         game = _locked_game(game_id)
         if game.status != Game.Status.IN_PROGRESS:
@@ -200,24 +214,18 @@ def bot_play(*, game_id: int, expected_moves: int | None = None) -> MoveResult |
         if expected_moves is not None and game.moves != expected_moves:
             return None
         loaded = game_load(game)
-        seat = loaded.seats[loaded.state.to_play]
-        if not seat.is_bot:
-            return None
-        bot = make_bot(seat.bot, seed=f"{game.seed}/bot/{game.moves}")
-        budget = Budget(seconds=settings.COINS_BOT_SECONDS)
-        return _apply(loaded, seat.number, bot.choose(loaded.state.view_for(seat.number), budget))
-
-
-def bots_play_pending(*, game_id: int, expected_moves: int | None = None) -> MoveResult | None:
-    """Play bot moves one after another until a person is due or the game ends.
-
-    Each move is its own transaction; ``expected_moves`` guards the first. Return the last
-    move played, or None if no bot was due.
-    """
-    last = None
-    while (result := bot_play(game_id=game_id, expected_moves=expected_moves)) is not None:
-        last, expected_moves = result, result.moves
-    return last
+        state, last = loaded.state, None
+        while state.winner is None and (limit is None or limit > 0):
+            seat = loaded.seats[state.to_play]
+            if not seat.is_bot:
+                break
+            bot = make_bot(seat.bot, seed=f"{game.seed}/bot/{game.moves}")
+            budget = Budget(seconds=settings.COINS_BOT_SECONDS)
+            last = _apply(loaded, seat.number, bot.choose(state.view_for(seat.number), budget))
+            limit = None if limit is None else limit - 1
+        if last is not None:
+            transaction.on_commit(partial(remember, loaded))
+        return last
 
 
 def bots_play_until_human(*, game_id: int) -> int:
@@ -258,26 +266,16 @@ def _apply(loaded: LoadedGame, seat: int, card: object) -> MoveResult:
     if trick is not None:
         _record_trick(loaded, trick_id, trick, hand_number)
     _save_progress(game, state)
-    transaction.on_commit(
-        partial(
-            state_cache.put,
-            (game.pk, game.seed),
-            game.moves,
-            state,
-            loaded.hand_ids,
-            loaded.current_trick_id,
-        )
-    )
     return MoveResult(loaded, seat, code, trick)
 
 
 def _record_trick(loaded: LoadedGame, trick_id: int, trick: TrickRecord, hand_number: int):
     state = loaded.state
     Trick.objects.filter(pk=trick_id).update(winner=trick.winner, points=trick.points)
-    if trick.points:
-        winner_seat = loaded.seats[trick.winner]
-        winner_seat.score = state.scores[trick.winner]
-        Seat.objects.filter(pk=winner_seat.pk).update(score=winner_seat.score)
+    if trick.points:  # Seat objects stay as loaded (they are shared by the cache)
+        Seat.objects.filter(pk=loaded.seats[trick.winner].pk).update(
+            score=state.scores[trick.winner]
+        )
     if state.hand_number != hand_number:
         hand = Hand.objects.create(
             game=loaded.game,
@@ -309,6 +307,7 @@ def game_abandon(*, game_id: int) -> Game:
         game.status = Game.Status.ABANDONED
         game.finished_at = timezone.now()
         game.save(update_fields=["status", "finished_at", "updated_at"])
+        transaction.on_commit(partial(state_cache.drop, (game.pk, game.seed)))
     return game
 
 

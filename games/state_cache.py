@@ -1,49 +1,71 @@
-"""A per-process cache of engine states rebuilt from rows, so a move need not replay the game.
+"""A per-process cache of loaded games, so a move or a push need not replay the game.
 
-An entry is valid only for the move count it was stored at: the game row's ``moves`` is read
-under the row lock, so a state cached by this process after move N is exactly what the rows
-say after move N, whichever worker wrote them. Entries are stored on commit and handed out
-as clones, so a failed transaction can never leave a changed state behind.
+An entry is valid only for the move count it was stored at. The game row's ``moves`` is read
+under the row lock before a move, so a game cached by this process after move N is exactly
+what the rows say after move N, whichever worker wrote them. Entries are stored on commit and
+handed out as copies, so a failed transaction can never leave a changed state behind. Seats
+are shared, not copied: nothing changes a Seat object once its game has started.
 """
 
 from __future__ import annotations
 
+import copy
 from collections import OrderedDict
 from threading import Lock
+from typing import NamedTuple
 
 from .engine import GameState
 
 MAX_GAMES = 5000
 
-_entries: OrderedDict[tuple[int, str], tuple[int, GameState, dict[int, int], int | None]] = (
-    OrderedDict()
-)
+
+class Entry(NamedTuple):
+    moves: int
+    game: object  # a Game row as it was after ``moves`` plays
+    seats: list
+    state: GameState
+    hand_ids: dict[int, int]
+    trick_id: int | None
+
+
+_entries: OrderedDict[tuple[int, str], Entry] = OrderedDict()
 _lock = Lock()
 
 
-def get(key: tuple[int, str], moves: int) -> tuple[GameState, dict[int, int], int | None] | None:
-    """Return a private copy of the cached state of game ``key`` after ``moves`` plays.
+def get(key: tuple[int, str], moves: int) -> Entry | None:
+    """Return a private copy of game ``key`` after ``moves`` plays, if cached.
 
     ``key`` is the game's id and seed, so a reused id (a test database) never matches.
     """
     with _lock:
         entry = _entries.get(key)
-        if entry is None or entry[0] != moves:
+        if entry is None or entry.moves != moves:
             return None
         _entries.move_to_end(key)
-        _, state, hand_ids, trick_id = entry
-        return state.clone(), dict(hand_ids), trick_id
+    return _copy(entry)
 
 
-def put(key: tuple[int, str], moves: int, state: GameState, hand_ids: dict[int, int], trick_id):
-    """Remember ``state`` as game ``key`` after ``moves`` plays (a copy is kept)."""
+def put(key: tuple[int, str], entry: Entry) -> None:
+    """Remember ``entry`` for game ``key`` (a copy is kept)."""
+    entry = _copy(entry)
     with _lock:
-        _entries[key] = (moves, state.clone(), dict(hand_ids), trick_id)
+        _entries[key] = entry
         _entries.move_to_end(key)
         while len(_entries) > MAX_GAMES:
             _entries.popitem(last=False)
 
 
+def drop(key: tuple[int, str]) -> None:
+    with _lock:
+        _entries.pop(key, None)
+
+
 def clear() -> None:
     with _lock:
         _entries.clear()
+
+
+def _copy(entry: Entry) -> Entry:
+    return entry._replace(
+        game=copy.copy(entry.game), state=entry.state.clone(), hand_ids=dict(entry.hand_ids)
+    )

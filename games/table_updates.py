@@ -45,10 +45,13 @@ def render_message(text: str, level: str = "error") -> str:
     return render_to_string("games/table.html#message", {"message": text, "level": level})
 
 
-def notify_table(game_id: int, moves: int) -> None:
-    """Tell every socket at the table (from synchronous code) that the game changed."""
+def notify_table(game_id: int, moves: int, drive_bots: bool = False) -> None:
+    """Tell every socket at the table (from synchronous code) that the game changed.
+
+    ``drive_bots`` asks the sockets to play a bot's turn if one is due (after a change made
+    outside a socket, such as the last seat taken from a page).
+    """
     layer = get_channel_layer()
     if layer is not None:
-        async_to_sync(layer.group_send)(
-            group_name(game_id), {"type": "table.update", "moves": moves}
-        )
+        event = {"type": "table.update", "moves": moves, "drive_bots": drive_bots}
+        async_to_sync(layer.group_send)(group_name(game_id), event)

@@ -5,6 +5,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
+from django.template.backends.utils import csrf_input
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views import View
@@ -84,6 +85,7 @@ class TableView(View):
         game = _game_for(request, game_id)
         context = board_context(game, request.user)
         context["invite"] = request.GET.get("invite", "")
+        context["csrf_input"] = csrf_input(request)  # one token for the 16 card forms
         context["invite_url"] = (
             request.build_absolute_uri(f"{game.get_absolute_url()}?invite={game.invite_token}")
             if context["viewer_is_seated"] and not game.is_public
@@ -114,7 +116,7 @@ class SeatActionView(LoginRequiredMixin, View):
         except services.GameError as error:
             messages.error(request, str(error))
         else:
-            notify_table(game.pk, -1)
+            notify_table(game.pk, -1, drive_bots=True)
         if self.action == "leave" and not request.POST.get("stay"):
             return redirect("lobby")
         return redirect(game)

@@ -168,7 +168,7 @@ async def test_errors_go_to_the_sender_only_and_change_nothing(alice, bob, carol
     for client in (*clients.values(), stranger):
         await client.close()
         for frame in client.frames:
-            assert other_card not in frame or client.seat == waiting
+            assert f'"{other_card}"' not in frame or client.seat == waiting
 
 
 async def test_a_move_on_a_finished_game_is_refused(alice):

@@ -239,11 +239,11 @@ def test_the_state_cache_holds_exactly_what_the_rows_say(alice, bob, carol):
     def as_json(state):
         return record_json(record_of(state, game_id="g", players=players, status="abandoned"))
 
-    assert as_json(cached[0]) == as_json(rebuilt)
+    assert as_json(cached.state) == as_json(rebuilt)
     # A refused move changes neither the rows nor the cached state.
     seat = rebuilt.to_play
     wrong = CARD_CODES[rebuilt.hands[(seat + 1) % 3][0]]
     with pytest.raises(NotInHand):
         services.card_play(game_id=game.pk, user=users[seat], card=wrong)
     again = state_cache.get((game.pk, game.seed), game.moves)
-    assert again is not None and as_json(again[0]) == as_json(rebuilt)
+    assert again is not None and as_json(again.state) == as_json(rebuilt)

@@ -1,0 +1,272 @@
+"""Drive many tables at once through real WebSockets and measure what a player feels.
+
+Each table is one scripted person against two bots (no pause). The client sends a card and
+times how long until its socket shows the board after that move: the move-to-update latency.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import secrets
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import websockets
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
+from django.contrib.sessions.backends.db import SessionStore
+
+from games import services
+from games.models import Game
+
+BOARD_MOVES = re.compile(r'id="board"[^>]*data-moves="(\d+)"')
+HAND = re.compile(r'<section id="hand".*?</section>', re.S)
+CARD = re.compile(r'data-card="([^"]+)"')
+
+
+@dataclass
+class Tally:
+    latencies: list[float] = field(default_factory=list)  # seconds
+    human_moves: int = 0
+    games_finished: int = 0
+    errors: Counter = field(default_factory=Counter)
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    index = min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def logged_in_session(user) -> str:
+    """Return a session key logged in as ``user``, as the login view would make."""
+    session = SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.create()
+    return session.session_key
+
+
+def new_player(run: str, number: int) -> tuple[object, str]:
+    user = get_user_model().objects.create_user(
+        f"bench-{run}-{number}", password=secrets.token_hex(8)
+    )
+    return user, logged_in_session(user)
+
+
+class DaphneServer:
+    """A Daphne process serving this project on a free port, with bots that never pause."""
+
+    def __init__(self, query_log: Path):
+        self.port = free_port()
+        env = {**os.environ, "COINS_BOT_PAUSE": "0", "COINS_QUERY_LOG": str(query_log)}
+        env.setdefault("ALLOWED_HOSTS", "127.0.0.1,localhost")
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "daphne",
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(self.port),
+                "coins_site.asgi:application",
+            ],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            cwd=settings.BASE_DIR,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", self.port)) == 0:
+                    return
+            if self.process.poll() is not None:
+                raise RuntimeError(self.process.stderr.read().decode()[-2000:])
+            time.sleep(0.1)
+        raise RuntimeError("Daphne did not start within 30 s.")
+
+    def stop(self) -> None:
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+async def play_table(
+    *, base: str, session_key: str, user, think: float, deadline: float, tally: Tally, origin: str
+) -> None:
+    """Play games at one table until the deadline, timing each move's update."""
+    while time.monotonic() < deadline:
+        game = await sync_to_async(services.game_quick_play)(user=user)
+        headers = {"Cookie": f"sessionid={session_key}", "Origin": origin}
+        async with websockets.connect(
+            f"{base}/ws/games/{game.pk}/", additional_headers=headers, max_size=2**22
+        ) as ws:
+            if not await _play_game(ws, think, deadline, tally):
+                return
+        tally.games_finished += 1
+
+
+async def _next_board(ws, tally: Tally, after: int = -1) -> tuple[str | None, int]:
+    """Return the next board frame showing more than ``after`` moves, or None on an error."""
+    while True:
+        frame = await ws.recv()
+        found = BOARD_MOVES.search(frame)
+        if found is None:
+            tally.errors[frame[:120]] += 1
+            return None, after
+        if int(found.group(1)) > after:
+            return frame, int(found.group(1))
+
+
+async def _play_game(ws, think: float, deadline: float, tally: Tally) -> bool:
+    """Play one game to its end; return False if the deadline came first."""
+    frame, moves = await _next_board(ws, tally)
+    while True:
+        if frame is None:
+            frame, moves = await _next_board(ws, tally)
+            continue
+        if 'id="game-result"' in frame:
+            return True
+        if 'data-your-turn="true"' not in frame:
+            frame, moves = await _next_board(ws, tally, moves)
+            continue
+        if think:
+            await asyncio.sleep(think)
+        if time.monotonic() >= deadline:
+            return False
+        card = CARD.findall(HAND.search(frame).group(0))[0]
+        started = time.perf_counter()
+        await ws.send(f'{{"card": "{card}"}}')
+        reply, reply_moves = await _next_board(ws, tally, moves)
+        if reply is not None:
+            tally.latencies.append(time.perf_counter() - started)
+            tally.human_moves += 1
+        frame, moves = reply, reply_moves
+
+
+def query_figures(path: Path) -> dict:
+    totals = {kind: [0, 0, 0] for kind in ("human", "bot", "push")}  # queries, moves, blocks
+    if path.exists():
+        for line in path.read_text().splitlines():
+            kind, queries, moves = line.split()
+            entry = totals[kind]
+            entry[0] += int(queries)
+            entry[1] += int(moves)
+            entry[2] += 1
+    human_q, human_n, _ = totals["human"]
+    bot_q, bot_n, _ = totals["bot"]
+    push_q, _, push_n = totals["push"]
+    return {
+        "queries_per_human_move": round(human_q / human_n, 2) if human_n else None,
+        "queries_per_bot_move": round(bot_q / bot_n, 2) if bot_n else None,
+        "queries_per_push": round(push_q / push_n, 2) if push_n else None,
+        "queries_per_human_move_all_in": round((human_q + bot_q + push_q) / human_n, 2)
+        if human_n
+        else None,
+        "bot_moves": bot_n,
+    }
+
+
+async def run_tables(
+    *, tables: int, think: float, seconds: float, base: str, origin: str, players: list
+) -> Tally:
+    tally = Tally()
+    deadline = time.monotonic() + seconds
+    await asyncio.gather(
+        *(
+            play_table(
+                base=base,
+                session_key=key,
+                user=user,
+                think=think,
+                deadline=deadline,
+                tally=tally,
+                origin=origin,
+            )
+            for user, key in players[:tables]
+        )
+    )
+    return tally
+
+
+def benchmark(*, tables: int, think: float, seconds: float, url: str | None = None) -> dict:
+    """Run the benchmark and return its figures."""
+    run = secrets.token_hex(3)
+    players = [new_player(run, n) for n in range(tables)]
+    query_log = Path(tempfile.mkdtemp()) / "queries.log"
+    server = None if url else DaphneServer(query_log)
+    base = url or f"ws://127.0.0.1:{server.port}"
+    origin = base.replace("ws://", "http://").replace("wss://", "https://")
+    moves_before = sum(
+        Game.objects.filter(seats__user__in=[u for u, _ in players]).values_list("moves", flat=True)
+    )
+    started = time.perf_counter()
+    try:
+        tally = asyncio.run(
+            run_tables(
+                tables=tables,
+                think=think,
+                seconds=seconds,
+                base=base,
+                origin=origin,
+                players=players,
+            )
+        )
+    finally:
+        elapsed = time.perf_counter() - started
+        if server:
+            server.stop()
+    all_moves = (
+        sum(
+            Game.objects.filter(seats__user__in=[u for u, _ in players]).values_list(
+                "moves", flat=True
+            )
+        )
+        - moves_before
+    )
+    lat = [x * 1000 for x in tally.latencies]
+    return {
+        "tables": tables,
+        "mode": "realistic" if think else "saturation",
+        "think_seconds": think,
+        "seconds": round(elapsed, 2),
+        "human_moves": tally.human_moves,
+        "all_moves": all_moves,
+        "human_moves_per_second": round(tally.human_moves / elapsed, 1),
+        "moves_per_second": round(all_moves / elapsed, 1),
+        "latency_ms": {
+            "p50": round(percentile(lat, 0.50), 2),
+            "p95": round(percentile(lat, 0.95), 2),
+            "p99": round(percentile(lat, 0.99), 2),
+            "max": round(max(lat), 2) if lat else None,
+            "mean": round(statistics.fmean(lat), 2) if lat else None,
+        },
+        "games_finished": tally.games_finished,
+        "errors": sum(tally.errors.values()),
+        **(query_figures(query_log) if not url else {}),
+    }

@@ -1,0 +1,51 @@
+"""Benchmark real-time play: N tables through real WebSockets against a Daphne process.
+
+Needs PostgreSQL (DATABASE_URL): the server and this command share the database. The last
+line of output is a JSON object with the figures.
+"""
+
+import json
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+
+from games.benchmarks.tables import benchmark
+
+
+class Command(BaseCommand):
+    help = "Drive N tables (one scripted person, two bots each) and report move latency."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--tables", type=int, default=100)
+        parser.add_argument(
+            "--mode",
+            choices=["realistic", "saturation"],
+            default="realistic",
+            help="realistic: each person thinks --think seconds; saturation: plays at once",
+        )
+        parser.add_argument("--think", type=float, default=1.0, help="seconds (realistic mode)")
+        parser.add_argument("--seconds", type=float, default=30.0, help="how long to run")
+        parser.add_argument("--url", help="use a running server (ws://host:port) instead")
+
+    def handle(self, *args, tables, mode, think, seconds, url, **options):
+        if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+            raise CommandError("Set DATABASE_URL to a PostgreSQL database: the server shares it.")
+        if tables < 1 or seconds <= 0:
+            raise CommandError("--tables and --seconds must be positive.")
+        figures = benchmark(
+            tables=tables, think=think if mode == "realistic" else 0.0, seconds=seconds, url=url
+        )
+        lat = figures["latency_ms"]
+        self.stdout.write(
+            f"{figures['tables']} tables, {figures['mode']}, {figures['seconds']} s: "
+            f"{figures['human_moves']} human moves ({figures['human_moves_per_second']}/s), "
+            f"{figures['all_moves']} moves in all ({figures['moves_per_second']}/s)\n"
+            f"move-to-update latency: p50 {lat['p50']} ms, p95 {lat['p95']} ms, "
+            f"p99 {lat['p99']} ms, max {lat['max']} ms\n"
+            f"queries per human move: {figures.get('queries_per_human_move')} "
+            f"(bot move {figures.get('queries_per_bot_move')}, "
+            f"board push {figures.get('queries_per_push')}, "
+            f"all-in per human move {figures.get('queries_per_human_move_all_in')}); "
+            f"errors {figures['errors']}"
+        )
+        self.stdout.write(json.dumps(figures))

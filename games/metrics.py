@@ -1,0 +1,44 @@
+"""Optional query counting for benchmarks: off unless ``COINS_QUERY_LOG`` names a file.
+
+When on, each counted block appends ``<kind> <queries> <moves>`` to that file, so a benchmark
+can report the database queries the server spent per move.
+"""
+
+from __future__ import annotations
+
+import atexit
+from contextlib import contextmanager
+
+from django.conf import settings
+from django.db import connection
+
+
+@contextmanager
+def counted(kind: str):
+    """Count the queries run inside the block; the block may set ``box["moves"]``."""
+    box = {"moves": 1}
+    path = getattr(settings, "COINS_QUERY_LOG", "")
+    if not path:
+        yield box
+        return
+    queries = 0
+
+    def count(execute, sql, params, many, context):
+        nonlocal queries
+        queries += 1
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(count):
+        yield box
+    _log(path).write(f"{kind} {queries} {box['moves']}\n")
+
+
+_logs: dict = {}
+
+
+def _log(path: str):
+    """An append-only log file kept open (and flushed at exit) so counting stays cheap."""
+    if path not in _logs:
+        _logs[path] = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed at exit
+        atexit.register(_logs[path].close)
+    return _logs[path]
