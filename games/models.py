@@ -83,6 +83,11 @@ class Game(models.Model):
         return self.status == self.Status.IN_PROGRESS
 
     @property
+    def was_dealt(self) -> bool:
+        """False for a table still waiting, or closed before its three seats were filled."""
+        return self.started_at is not None
+
+    @property
     def is_over(self) -> bool:
         return self.status in (self.Status.FINISHED, self.Status.ABANDONED)
 

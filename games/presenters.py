@@ -164,6 +164,8 @@ def _status_text(game: Game, view: SeatView | None, names: list[str]) -> str:
     if game.status == Game.Status.WAITING:
         return _("Waiting for players to sit down.")
     if game.status == Game.Status.ABANDONED:
+        if not game.was_dealt:
+            return _("This table was closed before the game started.")
         return _("This game was abandoned.")
     if view is None:
         return ""

@@ -114,6 +114,10 @@ def seat_join(
     with transaction.atomic():
         game = _locked_game(game_id)
         if game.status != Game.Status.WAITING:
+            if not game.was_dealt:
+                raise SeatUnavailable(
+                    _("This table was closed before a card was dealt: it cannot be joined.")
+                )
             raise SeatUnavailable(_("This game has already started: you can watch it instead."))
         if not game.is_public and invite_token != game.invite_token:
             raise SeatUnavailable(_("This is a private table: you need its invite link."))
@@ -226,6 +230,18 @@ def _bot_moves(game_id: int, expected_moves: int | None, limit: int | None) -> M
         if last is not None:
             transaction.on_commit(partial(remember, loaded))
         return last
+
+
+def bots_play_if_idle(*, game: Game) -> bool:
+    """Play due bot moves if no socket seems to be doing it (for pages without JavaScript).
+
+    A socket plays a bot's turn after ``COINS_BOT_PAUSE``; a game left untouched for twice
+    that long has nobody driving its bots.
+    """
+    idle = (timezone.now() - game.updated_at).total_seconds()
+    if not game.is_running or idle < 2 * settings.COINS_BOT_PAUSE:
+        return False
+    return bots_play_pending(game_id=game.pk, expected_moves=game.moves) is not None
 
 
 def bots_play_until_human(*, game_id: int) -> int:

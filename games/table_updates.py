@@ -24,7 +24,7 @@ def board_context(game: Game, viewer=None, loaded: LoadedGame | None = None) -> 
 
     Only the viewer's own seat view reaches the context.
     """
-    if game.status == Game.Status.WAITING:
+    if not game.was_dealt:
         seats = loaded.seats if loaded else seats_of(game)
         context = table_context(game, seats, None)
         context["viewer_is_seated"] = any(s.user_id == getattr(viewer, "pk", None) for s in seats)

@@ -83,6 +83,9 @@ class TableView(View):
         from django.template.response import TemplateResponse
 
         game = _game_for(request, game_id)
+        if services.bots_play_if_idle(game=game):
+            notify_table(game.pk, -1)
+            game.refresh_from_db()
         context = board_context(game, request.user)
         context["invite"] = request.GET.get("invite", "")
         context["csrf_input"] = csrf_input(request)  # one token for the 16 card forms
@@ -119,6 +122,9 @@ class SeatActionView(LoginRequiredMixin, View):
             notify_table(game.pk, -1, drive_bots=True)
         if self.action == "leave" and not request.POST.get("stay"):
             return redirect("lobby")
+        invite = request.POST.get("invite", "")
+        if invite and not game.is_public:
+            return redirect(f"{game.get_absolute_url()}?invite={invite}")
         return redirect(game)
 
 
@@ -145,8 +151,8 @@ class GameRecordView(View):
 
     def get(self, request, game_id: int):
         game = _game_for(request, game_id)
-        if game.status == Game.Status.WAITING:
-            raise Http404(_("This game has not started yet."))
+        if not game.was_dealt:
+            raise Http404(_("This game has not started."))
         response = HttpResponse(record_json(game_record(game)), content_type="application/json")
         response["Content-Disposition"] = f'inline; filename="coins-game-{game.pk}.json"'
         return response

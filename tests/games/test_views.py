@@ -180,12 +180,6 @@ def test_quick_play_posts_start_a_game_against_two_heuristic_bots_gets_are_refus
     assert client.get("/games/quick-play/").status_code == 405 and Game.objects.count() == 1
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: without JavaScript nothing plays the bots' opening moves: when a bot leads "
-    "the first trick, neither quick play nor the table page runs them, so the hand stays "
-    "disabled and POST /play/ only answers 'not your turn'.",
-)
 def test_without_javascript_a_bot_opening_is_played_before_the_page_shows(client, alice):
     client.force_login(alice)
     for _ in range(30):  # a bot leads two games in three
@@ -285,11 +279,6 @@ def test_taking_a_taken_seat_or_a_second_seat_is_refused(client, alice, bob, car
     assert snapshot(game) == before
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: a refused join on a private table redirects to the table URL without the "
-    "invite token, so the invited (not seated) user gets a 404 instead of the error message.",
-)
 def test_a_refused_join_on_a_private_table_shows_its_message(client, alice, bob, carol):
     game = create(alice, is_public=False)
     services.seat_join(game_id=game.pk, user=bob, seat_number=1, invite_token=game.invite_token)
@@ -299,11 +288,6 @@ def test_a_refused_join_on_a_private_table_shows_its_message(client, alice, bob,
     assert response.status_code == 200 and "That seat is taken." in response.content.decode()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: joining a table whose players all left before it started says 'This game "
-    "has already started', though it never started (it was closed: status abandoned).",
-)
 def test_joining_a_table_closed_before_the_start_does_not_claim_it_started(client, alice, bob):
     game = create(alice)
     services.seat_leave(game_id=game.pk, user=alice)
@@ -395,12 +379,6 @@ def test_a_finished_game_record_is_complete_and_replays(client, alice):
     assert state_from_record(record).winner == record["winner"] == game.winner_seat
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: a table closed before it started (status abandoned, no Hand rows) is "
-    "rebuilt from its seed: record.json serves a dealt 'hand 1' with a 48-card deck and "
-    "nameless human players, and the page shows 'Hand 1', a dealer and 16 cards per seat.",
-)
 def test_a_table_closed_before_the_start_shows_no_deal(client, alice):
     game = create(alice)
     services.seat_leave(game_id=game.pk, user=alice)
