@@ -92,6 +92,9 @@ class Game(models.Model):
         return self.status in (self.Status.FINISHED, self.Status.ABANDONED)
 
 
+BOT_PERSONAS = ("Alba", "Bruno", "Carmen")  # one name per seat, so two bots can be told apart
+
+
 class Seat(models.Model):
     """A place at the table: empty, a person, or a bot of some level."""
 
@@ -130,6 +133,11 @@ class Seat(models.Model):
     @property
     def is_bot(self) -> bool:
         return bool(self.bot)
+
+    @property
+    def bot_name(self) -> str:
+        """The name a bot plays under at this seat, e.g. "Bruno (bot)"."""
+        return f"{BOT_PERSONAS[self.number]} (bot)"
 
 
 class Hand(models.Model):

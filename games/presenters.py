@@ -35,7 +35,7 @@ def hand_order(cards) -> list[int]:
 
 def seat_name(seat: Seat) -> str:
     if seat.is_bot:
-        return _("Bot (%(level)s)") % {"level": seat.bot}
+        return seat.bot_name
     if seat.user_id is None:
         return _("Open seat")
     return public_name(seat.user)

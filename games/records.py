@@ -1,6 +1,6 @@
 """Game records from the database rows, through the engine's own export."""
 
-from .engine import bot_players, record_of
+from .engine import record_of
 from .models import Game
 from .selectors import game_load
 
@@ -10,7 +10,9 @@ def players_of(seats) -> list[dict]:
     players = []
     for seat in seats:
         if seat.is_bot:
-            players.append(bot_players([seat.bot] * 3)[seat.number])
+            players.append(
+                {"seat": seat.number, "name": seat.bot_name, "kind": "bot", "bot": seat.bot}
+            )
         else:
             name = seat.user.get_username() if seat.user_id else ""
             players.append({"seat": seat.number, "name": name, "kind": "human"})

@@ -33,6 +33,7 @@ def test_deploy_check_is_clean_with_production_settings():
         "DJANGO_DEBUG": "0",
         "DJANGO_HTTPS": "1",
     }
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
         env=env,

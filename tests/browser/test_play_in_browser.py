@@ -1,0 +1,80 @@
+"""What a person does: sign up, start a game against two bots, play it to the end by clicking."""
+
+import re
+
+import pytest
+
+from .conftest import ARTIFACTS
+
+pytestmark = pytest.mark.browser
+
+PLAYABLE = "#hand.can-play button[data-card]:not([disabled])"
+
+
+def sign_up(page, base: str, username: str) -> None:
+    page.goto(f"{base}/accounts/signup/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password1]", "a-Strong-pass-42")
+    page.fill("input[name=password2]", "a-Strong-pass-42")
+    page.locator("form button[type=submit], form input[type=submit]").last.click()
+    page.wait_for_load_state()
+    assert username in page.locator("header").inner_text()
+
+
+def board_moves(page) -> int:
+    return int(page.locator("#board").get_attribute("data-moves"))
+
+
+def test_sign_up_quick_play_and_play_a_whole_game_by_clicking(live_server_url, page):
+    base = live_server_url
+    sign_up(page, base, "zoe")
+    page.goto(f"{base}/")
+    page.click('[data-action="quick-play"]')
+    page.wait_for_url(re.compile(r"/games/\d+/$"))
+    page.wait_for_selector("body[data-ws='open']")
+    assert page.locator("[data-score-seat='0']").inner_text() == "0"
+
+    clicks = 0
+    while True:
+        page.wait_for_selector(f"#game-result, {PLAYABLE}")
+        if page.locator("#game-result").count():
+            break
+        before = board_moves(page)
+        button = page.locator(PLAYABLE).first
+        card = button.get_attribute("data-card")
+        button.click()
+        page.wait_for_function(
+            "moves => Number(document.querySelector('#board').dataset.moves) > moves", arg=before
+        )
+        clicks += 1
+        # The card just played is on the table and no longer in the hand.
+        if board_moves(page) == before + 1:
+            assert page.locator(f"#trick [data-card='{card}']").count() == 1
+        assert page.locator(f"#hand [data-card='{card}']").count() == 0
+        if clicks == 8:
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / "table-midgame.png"), full_page=True)
+
+    result = page.locator("#game-result")
+    scores = [int(page.locator(f"[data-score-seat='{n}']").inner_text()) for n in range(3)]
+    assert max(scores) >= 10
+    winner = max(range(3), key=lambda n: scores[n])
+    names = ["zoe", "Bruno (bot)", "Carmen (bot)"]
+    assert names[winner] in result.inner_text()
+    assert clicks >= 5
+    page.screenshot(path=str(ARTIFACTS / "table-finished.png"), full_page=True)
+
+
+def test_a_dropped_socket_reconnects_by_itself(live_server_url, page):
+    sign_up(page, live_server_url, "yves")
+    page.goto(f"{live_server_url}/")
+    page.click('[data-action="quick-play"]')
+    page.wait_for_selector("body[data-ws='open']")
+    # Simulate the network dropping the socket abnormally (code 1006 is what a lost link gives).
+    page.evaluate(
+        "() => { const ws = htmx.find('[ws-connect]')['htmx-internal-data'].webSocket;"
+        " ws.socket.dispatchEvent(new CloseEvent('close', {code: 1006})); ws.socket.close(); }"
+    )
+    page.wait_for_selector("body[data-ws='closed']")
+    page.wait_for_selector("body[data-ws='open']", timeout=20_000)
+    page.wait_for_selector(f"#game-result, {PLAYABLE}")
