@@ -8,6 +8,7 @@ import asyncio
 import json
 import logging
 
+from channels.consumer import get_handler_name
 from channels.db import DatabaseSyncToAsync
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -41,6 +42,17 @@ CLOSE_NOT_FOUND = 4404
 
 
 class TableConsumer(AsyncWebsocketConsumer):
+    async def dispatch(self, message):
+        """Handle ``message`` without Channels' per-message hop to close old connections.
+
+        Every database call here runs through ``in_db_thread``, which closes stale
+        connections itself, so the extra thread hop per message would only add latency.
+        """
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
     async def connect(self):
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         self.user = self.scope.get("user")

@@ -39,6 +39,6 @@ _logs: dict = {}
 def _log(path: str):
     """An append-only log file kept open (and flushed at exit) so counting stays cheap."""
     if path not in _logs:
-        _logs[path] = open(path, "a", encoding="utf-8")  # noqa: SIM115 - closed at exit
+        _logs[path] = open(path, "a", buffering=1, encoding="utf-8")  # noqa: SIM115
         atexit.register(_logs[path].close)
     return _logs[path]

@@ -124,7 +124,10 @@ async def play_table(
         game = await sync_to_async(services.game_quick_play)(user=user)
         headers = {"Cookie": f"sessionid={session_key}", "Origin": origin}
         async with websockets.connect(
-            f"{base}/ws/games/{game.pk}/", additional_headers=headers, max_size=2**22
+            f"{base}/ws/games/{game.pk}/",
+            additional_headers=headers,
+            max_size=2**22,
+            compression=None,
         ) as ws:
             if not await _play_game(ws, think, deadline, tally):
                 return
@@ -135,7 +138,7 @@ async def _next_board(ws, tally: Tally, after: int = -1) -> tuple[str | None, in
     """Return the next board frame showing more than ``after`` moves, or None on an error."""
     while True:
         frame = await ws.recv()
-        found = BOARD_MOVES.search(frame)
+        found = BOARD_MOVES.search(frame, 0, 600)  # the board's opening tag comes first
         if found is None:
             tally.errors[frame[:120]] += 1
             return None, after
@@ -173,6 +176,8 @@ def query_figures(path: Path) -> dict:
     totals = {kind: [0, 0, 0] for kind in ("human", "bot", "push")}  # queries, moves, blocks
     if path.exists():
         for line in path.read_text().splitlines():
+            if len(line.split()) != 3:
+                continue  # a line cut short when the server stopped
             kind, queries, moves = line.split()
             entry = totals[kind]
             entry[0] += int(queries)
