@@ -44,11 +44,12 @@ class GameCreateForm(forms.Form):
 
     def clean(self):
         data = super().clean()
-        if data.get("target") == 0:
-            if not data.get("other_target"):
+        if data.get("target") == 0:  # "Other": only then does the other box count
+            other = data.get("other_target")
+            if other is None or not 1 <= other <= 99:
                 self.add_error("other_target", _("Enter a target from 1 to 99."))
             else:
-                data["target"] = data["other_target"]
+                data["target"] = other
         return data
 
     def seat_kinds(self) -> list[str]:

@@ -147,8 +147,7 @@ def player_stats(user) -> dict:
 def recent_games_of(user, limit: int = 10) -> list[Game]:
     """The user's latest started games, with the seats needed to show opponents and scores."""
     return list(
-        Game.objects.filter(seats__user=user)
-        .exclude(status=Game.Status.WAITING)
+        Game.objects.filter(seats__user=user, started_at__isnull=False)
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
         .order_by("-created_at")[:limit]
     )

@@ -16,7 +16,15 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from . import state_cache
-from .engine import CARD_CODES, GameState, IllegalPlay, TrickRecord, new_seed, parse_card
+from .engine import (
+    CARD_CODES,
+    GameState,
+    IllegalPlay,
+    NotYourTurn,
+    TrickRecord,
+    new_seed,
+    parse_card,
+)
 from .engine.bots import Budget, make_bot
 from .models import BotLevel, Game, Hand, Play, Seat, Trick
 from .selectors import LoadedGame, game_load, remember
@@ -127,6 +135,8 @@ def seat_join(
         open_seats = [seat for seat in seats if seat.is_empty]
         if seat_number is not None:
             open_seats = [seat for seat in open_seats if seat.number == seat_number]
+        if seat_number is not None and seat_number not in (0, 1, 2):
+            raise SeatUnavailable(_("There is no such seat."))
         if not open_seats:
             raise SeatUnavailable(
                 _("This table is full.") if seat_number is None else _("That seat is taken.")
@@ -188,6 +198,9 @@ def card_play(*, game_id: int, user, card: object) -> MoveResult:
         seat = loaded.seat_of(user)
         if seat is None:
             raise NotSeated(_("You are not seated at this table."))
+        if loaded.state.to_play != seat.number:
+            due = loaded.seats[loaded.state.to_play]
+            raise NotYourTurn(_("It is not your turn: %(name)s plays next.") % {"name": _name(due)})
         result = _apply(loaded, seat.number, card)
         transaction.on_commit(partial(remember, loaded))
         return result
@@ -249,6 +262,12 @@ def bots_play_until_human(*, game_id: int) -> int:
     before = Game.objects.values_list("moves", flat=True).get(pk=game_id)
     last = bots_play_pending(game_id=game_id)
     return last.moves - before if last else 0
+
+
+def _name(seat: Seat) -> str:
+    from accounts.selectors import public_name
+
+    return seat.bot_name if seat.is_bot else public_name(seat.user)
 
 
 def _require_running(game: Game) -> None:

@@ -120,8 +120,8 @@ class SeatActionView(LoginRequiredMixin, View):
             messages.error(request, str(error))
         else:
             notify_table(game.pk, -1, drive_bots=True)
-        if self.action == "leave" and not request.POST.get("stay"):
-            return redirect("lobby")
+            if self.action == "leave":
+                return redirect("lobby")
         invite = request.POST.get("invite", "")
         if invite and not game.is_public:
             return redirect(f"{game.get_absolute_url()}?invite={invite}")

@@ -247,3 +247,15 @@ def test_the_state_cache_holds_exactly_what_the_rows_say(alice, bob, carol):
         services.card_play(game_id=game.pk, user=users[seat], card=wrong)
     again = state_cache.get((game.pk, game.seed), game.moves)
     assert again is not None and as_json(again.state) == as_json(rebuilt)
+
+
+def test_out_of_turn_names_the_player_due_not_a_seat_number(alice, bob, carol):
+    game = three_humans(alice, bob, carol)
+    users = users_by_seat(game)
+    state = game_load(Game.objects.get(pk=game.pk)).state
+    due, other = state.to_play, (state.to_play + 1) % 3
+    with pytest.raises(NotYourTurn) as error:
+        services.card_play(
+            game_id=game.pk, user=users[other], card=CARD_CODES[state.hands[other][0]]
+        )
+    assert users[due].username in str(error.value) and "seat" not in str(error.value)
