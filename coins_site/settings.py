@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "template_partials",
     "accounts",
     "games",
+    "ratings",
 ]
 
 MIDDLEWARE = [

@@ -28,6 +28,7 @@ from .engine import (
 from .engine.bots import Budget, make_bot
 from .models import BotLevel, Game, Hand, Play, Seat, Trick
 from .selectors import LoadedGame, game_load, remember
+from .signals import game_over
 
 ME, OPEN = "me", "open"
 
@@ -330,7 +331,12 @@ def _save_progress(game: Game, state: GameState) -> None:
         game.winner_seat = state.winner
         game.finished_at = timezone.now()
         fields += ["status", "winner_seat", "finished_at"]
+        _announce_game_over(game)
     game.save(update_fields=fields)
+
+
+def _announce_game_over(game: Game) -> None:
+    transaction.on_commit(partial(game_over.send, sender=Game, game_id=game.pk))
 
 
 def game_abandon(*, game_id: int) -> Game:
@@ -343,6 +349,8 @@ def game_abandon(*, game_id: int) -> Game:
         game.finished_at = timezone.now()
         game.save(update_fields=["status", "finished_at", "updated_at"])
         transaction.on_commit(partial(state_cache.drop, (game.pk, game.seed)))
+        if game.was_dealt:
+            _announce_game_over(game)
     return game
 
 

@@ -1,0 +1,113 @@
+"""Staff manage leaderboards here; every action is written to the admin log."""
+
+from django.contrib import admin, messages
+from django.contrib.auth import get_user_model
+from django.utils.translation import gettext_lazy as _
+
+from accounts.admin import UserAdmin as AccountsUserAdmin
+from games.models import Seat
+
+from . import services
+from .models import FrozenStanding, Leaderboard, LeaderboardExclusion, PlayerRating, RatingEvent
+
+
+class ExclusionInline(admin.TabularInline):
+    model = LeaderboardExclusion
+    extra = 0
+    autocomplete_fields = ["user"]
+
+
+@admin.register(Leaderboard)
+class LeaderboardAdmin(admin.ModelAdmin):
+    list_display = [
+        "name",
+        "slug",
+        "season_start",
+        "season_end",
+        "target",
+        "opponents",
+        "is_active",
+        "is_public",
+        "closed_at",
+    ]
+    list_filter = ["is_active", "is_public", "opponents"]
+    search_fields = ["name", "slug"]
+    prepopulated_fields = {"slug": ["name"]}
+    inlines = [ExclusionInline]
+    actions = ["recompute_standings", "close_season", "archive"]
+
+    @admin.action(description=_("Recompute ratings and standings from the match history"))
+    def recompute_standings(self, request, queryset):
+        rated = services.ratings_recompute()
+        for board in queryset:
+            self.log_change(request, board, f"Recomputed ratings from history ({rated} games).")
+        self.message_user(request, _("Recomputed from %(n)d rated games.") % {"n": rated})
+
+    @admin.action(description=_("Close the season (freeze the final standings)"))
+    def close_season(self, request, queryset):
+        for board in queryset:
+            count = services.season_close(board=board)
+            self.log_change(request, board, f"Closed the season: froze {count} standings.")
+        self.message_user(request, _("Season closed."), messages.SUCCESS)
+
+    @admin.action(description=_("Archive (no longer active)"))
+    def archive(self, request, queryset):
+        for board in queryset:
+            board.is_active = False
+            board.save(update_fields=["is_active"])
+            self.log_change(request, board, "Archived.")
+
+
+@admin.register(PlayerRating)
+class PlayerRatingAdmin(admin.ModelAdmin):
+    list_display = ["label", "display", "mu", "sigma", "games", "wins", "updated_at"]
+    search_fields = ["user__username", "bot"]
+    list_select_related = ["user"]
+    readonly_fields = ["user", "bot", "mu", "sigma", "games", "wins"]
+
+
+@admin.register(RatingEvent)
+class RatingEventAdmin(admin.ModelAdmin):
+    list_display = ["game", "rating", "seat", "rank", "score", "mu_before", "mu_after"]
+    list_select_related = ["rating__user", "game"]
+    search_fields = ["rating__user__username"]
+    readonly_fields = [f.name for f in RatingEvent._meta.fields]
+
+
+@admin.register(FrozenStanding)
+class FrozenStandingAdmin(admin.ModelAdmin):
+    list_display = ["leaderboard", "rank", "label", "display", "games", "wins"]
+    list_filter = ["leaderboard"]
+    readonly_fields = [f.name for f in FrozenStanding._meta.fields]
+
+
+class RatingInline(admin.StackedInline):
+    model = PlayerRating
+    fields = ["mu", "sigma", "games", "wins"]
+    readonly_fields = fields
+    can_delete = False
+    max_num = 0
+
+
+class SeatsOfUserInline(admin.TabularInline):
+    model = Seat
+    fk_name = "user"
+    fields = ["game", "number", "score"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    max_num = 0
+    verbose_name_plural = _("games")
+
+
+User = get_user_model()
+
+
+class UserWithRatingAdmin(AccountsUserAdmin):
+    """The user admin with the profile, the rating and the games of each user."""
+
+    inlines = (*AccountsUserAdmin.inlines, RatingInline, SeatsOfUserInline)
+
+
+admin.site.unregister(User)
+admin.site.register(User, UserWithRatingAdmin)

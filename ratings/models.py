@@ -1,0 +1,168 @@
+"""Ratings (OpenSkill Plackett-Luce) for people and bots, one event per player per game, and
+leaderboards that staff manage in the admin.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from games.models import BotLevel, Game
+
+DEFAULT_MU = 25.0
+DEFAULT_SIGMA = 25.0 / 3
+PROVISIONAL_GAMES = 10
+PROVISIONAL_SIGMA = 5.0
+
+
+def display_rating(mu: float, sigma: float) -> int:
+    """The number people see: the conservative ordinal mu - 3 sigma, scaled to start at 1000."""
+    return round(1000 + 40 * (mu - 3 * sigma))
+
+
+class PlayerRating(models.Model):
+    """The current rating of one person or one bot level."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="rating",
+    )
+    bot = models.CharField(max_length=16, choices=BotLevel.choices, blank=True)
+    mu = models.FloatField(default=DEFAULT_MU)
+    sigma = models.FloatField(default=DEFAULT_SIGMA)
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["bot"], condition=~Q(bot=""), name="rating_bot_once"),
+            models.CheckConstraint(
+                condition=(Q(user__isnull=False) & Q(bot="")) | (Q(user__isnull=True) & ~Q(bot="")),
+                name="rating_user_xor_bot",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.label
+
+    @property
+    def label(self) -> str:
+        if self.user_id:
+            return self.user.get_username()
+        return f"Bot ({self.bot})"
+
+    @property
+    def display(self) -> int:
+        return display_rating(self.mu, self.sigma)
+
+    @property
+    def is_provisional(self) -> bool:
+        return self.games < PROVISIONAL_GAMES or self.sigma > PROVISIONAL_SIGMA
+
+
+class RatingEvent(models.Model):
+    """How one game moved one player's rating: enough to recompute every rating."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rating_events")
+    rating = models.ForeignKey(PlayerRating, on_delete=models.CASCADE, related_name="events")
+    seat = models.PositiveSmallIntegerField()
+    rank = models.PositiveSmallIntegerField(help_text=_("1 = first."))
+    score = models.PositiveSmallIntegerField()
+    won = models.BooleanField(default=False)
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_after = models.FloatField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="rating_event_once_per_seat"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.rating} in game {self.game_id}: rank {self.rank}"
+
+    @property
+    def display_after(self) -> int:
+        return display_rating(self.mu_after, self.sigma_after)
+
+
+class Leaderboard(models.Model):
+    class Opponents(models.TextChoices):
+        ANY = "any", _("Any game")
+        HUMANS_ONLY = "humans", _("Only games between people")
+        WITH_BOTS = "bots", _("Only games with at least one bot")
+
+    name = models.CharField(max_length=80)
+    slug = models.SlugField(unique=True)
+    description = models.TextField(blank=True)
+    season_start = models.DateTimeField(null=True, blank=True)
+    season_end = models.DateTimeField(null=True, blank=True)
+    target = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text=_("Count only games to this target (blank: any).")
+    )
+    opponents = models.CharField(max_length=8, choices=Opponents.choices, default=Opponents.ANY)
+    min_games = models.PositiveIntegerField(default=1)
+    list_bots = models.BooleanField(default=True)
+    is_active = models.BooleanField(default=True, help_text=_("Archived boards are inactive."))
+    is_public = models.BooleanField(default=True)
+    closed_at = models.DateTimeField(null=True, blank=True, editable=False)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("leaderboard_detail", args=[self.slug])
+
+
+class LeaderboardExclusion(models.Model):
+    """A person kept off one board, with the reason (shown to staff only)."""
+
+    leaderboard = models.ForeignKey(
+        Leaderboard, on_delete=models.CASCADE, related_name="exclusions"
+    )
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    reason = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["leaderboard", "user"], name="exclusion_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} excluded from {self.leaderboard}"
+
+
+class FrozenStanding(models.Model):
+    """A row of a closed season's final table: later rating changes do not touch it."""
+
+    leaderboard = models.ForeignKey(Leaderboard, on_delete=models.CASCADE, related_name="frozen")
+    rank = models.PositiveIntegerField()
+    rating = models.ForeignKey(PlayerRating, null=True, on_delete=models.SET_NULL)
+    label = models.CharField(max_length=150)
+    display = models.IntegerField()
+    games = models.PositiveIntegerField()
+    wins = models.PositiveIntegerField()
+    last_played = models.DateTimeField(null=True)
+
+    class Meta:
+        ordering = ["leaderboard", "rank"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["leaderboard", "rank", "label"], name="frozen_row_once"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.rank}. {self.label} ({self.leaderboard})"

@@ -1,0 +1,128 @@
+"""Rating games with OpenSkill (Plackett-Luce) and recomputing every rating from history."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from openskill.models import PlackettLuce
+
+from games.models import Game, Seat
+
+from .models import DEFAULT_MU, DEFAULT_SIGMA, PlayerRating, RatingEvent
+
+MODEL = PlackettLuce(mu=DEFAULT_MU, sigma=DEFAULT_SIGMA)
+RATED_STATUSES = (Game.Status.FINISHED, Game.Status.ABANDONED)
+
+
+def ranks_of(scores: list[int], winner: int | None) -> list[int]:
+    """Rank the seats: the winner first, the others by points; equal points, equal rank."""
+
+    def key(seat: int) -> tuple[int, int]:
+        return (1 if seat == winner else 0, scores[seat])
+
+    return [1 + sum(key(other) > key(seat) for other in range(3)) for seat in range(3)]
+
+
+def rating_of(seat: Seat) -> PlayerRating:
+    if seat.is_bot:
+        rating, _ = PlayerRating.objects.get_or_create(bot=seat.bot)
+    else:
+        rating, _ = PlayerRating.objects.get_or_create(user_id=seat.user_id)
+    return rating
+
+
+@transaction.atomic
+def game_rate(*, game_id: int) -> list[RatingEvent]:
+    """Rate a finished (or abandoned) game once; return its rating events (none if unrated).
+
+    A rating that sits in two seats (two bots of one level) moves by the mean of its seats.
+    """
+    game = Game.objects.select_for_update().get(pk=game_id)
+    if game.status not in RATED_STATUSES or not game.was_dealt:
+        return []
+    if RatingEvent.objects.filter(game=game).exists():
+        return []  # already rated: rating twice would count the game twice
+    seats = list(game.seats.order_by("number"))
+    if any(seat.is_empty for seat in seats):
+        return []
+    ratings = [rating_of(seat) for seat in seats]
+    scores = [seat.score for seat in seats]
+    ranks = ranks_of(scores, game.winner_seat)
+    teams = MODEL.rate([[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in ratings], ranks=ranks)
+    events = [
+        RatingEvent(
+            game=game,
+            rating=rating,
+            seat=seat.number,
+            rank=rank,
+            score=seat.score,
+            won=seat.number == game.winner_seat,
+            mu_before=rating.mu,
+            sigma_before=rating.sigma,
+            mu_after=team[0].mu,
+            sigma_after=team[0].sigma,
+        )
+        for seat, rating, rank, team in zip(seats, ratings, ranks, teams, strict=True)
+    ]
+    RatingEvent.objects.bulk_create(events)
+    _apply(events)
+    return events
+
+
+def _apply(events: list[RatingEvent]) -> None:
+    by_rating: dict[int, list[RatingEvent]] = {}
+    for event in events:
+        by_rating.setdefault(event.rating.pk, []).append(event)
+    for group in by_rating.values():
+        rating = group[0].rating
+        rating.mu = sum(e.mu_after for e in group) / len(group)
+        rating.sigma = sum(e.sigma_after for e in group) / len(group)
+        rating.games += len(group)
+        rating.wins += sum(e.won for e in group)
+        rating.save(update_fields=["mu", "sigma", "games", "wins", "updated_at"])
+
+
+@transaction.atomic
+def ratings_recompute() -> int:
+    """Rebuild every rating from the match history, in the order games ended; idempotent.
+
+    Return the number of games rated.
+    """
+    RatingEvent.objects.all().delete()
+    PlayerRating.objects.update(mu=DEFAULT_MU, sigma=DEFAULT_SIGMA, games=0, wins=0)
+    games = (
+        Game.objects.filter(status__in=RATED_STATUSES, started_at__isnull=False)
+        .order_by("finished_at", "pk")
+        .values_list("pk", flat=True)
+    )
+    return sum(bool(game_rate(game_id=game_id)) for game_id in games)
+
+
+@transaction.atomic
+def season_close(*, board) -> int:
+    """Freeze ``board``'s standings into stored rows; return how many were stored.
+
+    Later rating changes no longer alter a closed season. Closing again refreezes.
+    """
+    from django.utils import timezone
+
+    from .models import FrozenStanding
+    from .selectors import standing_row, standings
+
+    board.frozen.all().delete()
+    rows = [standing_row(rating, rank) for rank, rating in enumerate(standings(board), 1)]
+    FrozenStanding.objects.bulk_create(
+        FrozenStanding(
+            leaderboard=board,
+            rank=row["rank"],
+            rating=row["rating"],
+            label=row["label"],
+            display=row["display"],
+            games=row["games"],
+            wins=row["wins"],
+            last_played=row["last_played"],
+        )
+        for row in rows
+    )
+    board.closed_at = timezone.now()
+    board.save(update_fields=["closed_at"])
+    return len(rows)

@@ -1,0 +1,199 @@
+"""Ratings: OpenSkill updates per finished game, recomputation, leaderboards and the admin."""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+from openskill.models import PlackettLuce
+
+from games import services
+from games.engine import CARD_CODES
+from games.models import Game
+from games.selectors import game_load
+from ratings.models import Leaderboard, LeaderboardExclusion, PlayerRating, RatingEvent
+from ratings.services import game_rate, ranks_of, ratings_recompute, season_close
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def no_bot_pause(settings):
+    settings.COINS_BOT_PAUSE = 0
+
+
+def finish(creator, kinds, others=(), target=3) -> Game:
+    """Play a game to its end, people playing their first card; return it (rated)."""
+    game = services.game_create(creator=creator, target=target, seat_kinds=kinds)
+    for user in others:
+        services.seat_join(game_id=game.pk, user=user)
+    while Game.objects.get(pk=game.pk).status == Game.Status.IN_PROGRESS:
+        if services.bots_play_pending(game_id=game.pk) is None:
+            fresh = Game.objects.get(pk=game.pk)
+            loaded = game_load(fresh)
+            seat = loaded.seats[loaded.state.to_play]
+            card = CARD_CODES[loaded.state.hands[seat.number][0]]
+            services.card_play(game_id=game.pk, user=seat.user, card=card)
+    game_rate(game_id=game.pk)  # on_commit does not run inside a test transaction
+    return Game.objects.get(pk=game.pk)
+
+
+def test_ranks_put_the_winner_first_then_points_with_ties_shared():
+    assert ranks_of([10, 4, 4], winner=0) == [1, 2, 2]
+    assert ranks_of([3, 10, 7], winner=1) == [3, 1, 2]
+    assert ranks_of([9, 9, 2], winner=1) == [2, 1, 3]  # the winner ranks first even on a tie
+    assert ranks_of([2, 2, 2], winner=None) == [1, 1, 1]
+
+
+def test_a_finished_game_moves_ratings_exactly_as_openskill_does(django_user_model):
+    alice, bob, carol = (django_user_model.objects.create_user(n) for n in ("al", "bo", "ca"))
+    game = finish(alice, ["me", "open", "open"], others=(bob, carol))
+    events = list(RatingEvent.objects.filter(game=game).order_by("seat"))
+    assert [e.seat for e in events] == [0, 1, 2]
+    model = PlackettLuce()
+    scores = list(game.seats.order_by("number").values_list("score", flat=True))
+    expected = model.rate(
+        [[model.rating()] for _ in range(3)], ranks=ranks_of(scores, game.winner_seat)
+    )
+    for event, team in zip(events, expected, strict=True):
+        assert event.mu_after == pytest.approx(team[0].mu)
+        assert event.sigma_after == pytest.approx(team[0].sigma)
+        assert event.mu_before == 25.0
+    winner = PlayerRating.objects.get(user=game.seats.get(number=game.winner_seat).user)
+    assert winner.games == 1 and winner.wins == 1 and winner.mu > 25.0
+    assert game_rate(game_id=game.pk) == []  # rating twice changes nothing
+    assert RatingEvent.objects.filter(game=game).count() == 3
+
+
+def test_bots_are_rated_too(django_user_model):
+    alice = django_user_model.objects.create_user("al")
+    finish(alice, ["me", "random", "random"])
+    bot = PlayerRating.objects.get(bot="random")
+    assert bot.games == 2  # two seats in one game
+
+
+def test_recomputing_from_history_is_idempotent_and_equals_the_incremental_result(
+    django_user_model,
+):
+    users = [django_user_model.objects.create_user(f"u{i}") for i in range(3)]
+    for i in range(4):
+        finish(users[i % 3], ["me", "open", "heuristic"], others=(users[(i + 1) % 3],))
+    finish(users[0], ["me", "random", "heuristic"])
+
+    def snapshot():
+        return sorted(
+            (r.user_id or 0, r.bot, round(r.mu, 9), round(r.sigma, 9), r.games, r.wins)
+            for r in PlayerRating.objects.all()
+        )
+
+    incremental = snapshot()
+    assert ratings_recompute() == 5
+    assert snapshot() == incremental
+    ratings_recompute()
+    assert snapshot() == incremental
+    assert RatingEvent.objects.count() == 15
+
+
+def make_board(**fields) -> Leaderboard:
+    return Leaderboard.objects.create(name="Main", slug="main", **fields)
+
+
+def test_the_leaderboard_page_ranks_players_and_costs_a_bounded_number_of_queries(
+    client, django_user_model
+):
+    board = make_board(min_games=1)
+
+    def page_queries():
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get("/leaderboards/main/")
+        assert response.status_code == 200
+        return len(queries), response.content.decode()
+
+    users = [django_user_model.objects.create_user(f"p{i}") for i in range(6)]
+    finish(users[0], ["me", "open", "open"], others=users[1:3])
+    few, html = page_queries()
+    for i in range(3, 6):
+        finish(users[i], ["me", "random", "heuristic"])
+    many, html = page_queries()
+    assert many == few
+    assert html.count('data-rank="') == 6 + 2  # six people and two bot levels
+    client.force_login(users[4])
+    assert 'class="you"' in client.get("/leaderboards/main/").content.decode()
+    board.list_bots = False
+    board.save()
+    assert client.get("/leaderboards/main/").content.decode().count('data-rank="') == 6
+
+
+def test_boards_filter_games_and_exclusions(client, django_user_model):
+    alice, bob, carol = (django_user_model.objects.create_user(n) for n in ("al", "bo", "ca"))
+    finish(alice, ["me", "open", "open"], others=(bob, carol), target=3)
+    finish(alice, ["me", "random", "random"], target=2)
+    humans = make_board(opponents=Leaderboard.Opponents.HUMANS_ONLY)
+    html = client.get("/leaderboards/main/").content.decode()
+    assert "Bot (random)" not in html and html.count('data-rank="') == 3
+    LeaderboardExclusion.objects.create(leaderboard=humans, user=bob, reason="cheating")
+    html = client.get("/leaderboards/main/").content.decode()
+    assert "bo</a>" not in html and "cheating" not in html
+    humans.opponents = Leaderboard.Opponents.ANY
+    humans.target = 2
+    humans.save()
+    html = client.get("/leaderboards/main/").content.decode()
+    assert html.count('data-rank="') == 2  # alice and the random bot
+    humans.season_start = timezone.now()
+    humans.save()
+    assert 'data-rank="' not in client.get("/leaderboards/main/").content.decode()
+
+
+def test_closing_a_season_freezes_its_standings(client, django_user_model):
+    alice = django_user_model.objects.create_user("al")
+    finish(alice, ["me", "random", "random"])
+    board = make_board()
+    assert season_close(board=board) == 2
+
+    def table():
+        html = client.get("/leaderboards/main/").content.decode()
+        return html[html.index("<table") : html.index("</table>")]
+
+    before = table()
+    finish(alice, ["me", "random", "random"])
+    assert (
+        table() == before
+        and "Final standings" in client.get("/leaderboards/main/").content.decode()
+    )
+
+
+def test_admin_actions_for_staff_only_and_logged(client, django_user_model):
+    from django.contrib.admin.models import LogEntry
+
+    staff = django_user_model.objects.create_superuser("boss", password="pw")
+    player = django_user_model.objects.create_user("pl", password="pw")
+    game = finish(player, ["me", "random", "random"])
+    board = make_board()
+    client.force_login(player)
+    assert client.get("/admin/ratings/leaderboard/").status_code == 302  # not staff: login
+    client.force_login(staff)
+    for url in [
+        "/admin/ratings/leaderboard/",
+        f"/admin/games/game/{game.pk}/change/",
+        "/admin/games/game/?status=finished&players=bots&q=pl",
+        f"/admin/auth/user/{player.pk}/change/",
+        "/admin/ratings/playerrating/",
+    ]:
+        assert client.get(url).status_code == 200, url
+    response = client.post(
+        "/admin/ratings/leaderboard/",
+        {"action": "recompute_standings", "_selected_action": [board.pk]},
+    )
+    assert response.status_code == 302
+    client.post(
+        "/admin/ratings/leaderboard/", {"action": "close_season", "_selected_action": [board.pk]}
+    )
+    assert Leaderboard.objects.get(pk=board.pk).closed_at is not None
+    running = services.game_quick_play(user=player)
+    client.post(
+        "/admin/games/game/", {"action": "mark_abandoned", "_selected_action": [running.pk]}
+    )
+    assert Game.objects.get(pk=running.pk).status == Game.Status.ABANDONED
+    messages = list(LogEntry.objects.values_list("change_message", flat=True))
+    assert any("Closed the season" in m for m in messages)
+    assert any("abandoned" in m for m in messages)
+    assert b"seed" not in client.get(f"/admin/games/game/{game.pk}/change/").content.lower()
