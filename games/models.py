@@ -45,6 +45,9 @@ class Game(models.Model):
     seed = models.CharField(max_length=64, help_text=_("Secret seed of the shuffles."))
     first_dealer = models.PositiveSmallIntegerField(null=True, blank=True)
     winner_seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    abandoned_by = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text=_("Seat of the player who left a running game.")
+    )
     moves = models.PositiveIntegerField(default=0, help_text=_("Cards played so far."))
     to_play = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text=_("Seat due to play; kept with each move.")

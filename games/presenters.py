@@ -153,6 +153,7 @@ def _result(game: Game, view: SeatView, names: list[str]) -> dict | None:
     order = sorted(range(3), key=lambda seat: -view.scores[seat])
     return {
         "abandoned": game.status == Game.Status.ABANDONED,
+        "leaver_name": names[game.abandoned_by] if game.abandoned_by is not None else "",
         "winner": view.winner,
         "winner_name": names[view.winner] if view.winner is not None else "",
         "you_won": view.winner is not None and view.winner == view.seat,

@@ -339,6 +339,19 @@ def _announce_game_over(game: Game) -> None:
     transaction.on_commit(partial(game_over.send, sender=Game, game_id=game.pk))
 
 
+def game_resign(*, game_id: int, user) -> Game:
+    """Leave a running game for good: it ends, abandoned, and the leaver is rated last."""
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        _require_running(game)
+        seat = game.seats.filter(user=user).first()
+        if seat is None:
+            raise NotSeated(_("You are not seated at this table."))
+        game.abandoned_by = seat.number
+        game.save(update_fields=["abandoned_by"])
+    return game_abandon(game_id=game_id)
+
+
 def game_abandon(*, game_id: int) -> Game:
     """Stop a game that cannot go on (staff action); it keeps its rows and is not resumed."""
     with transaction.atomic():
@@ -367,6 +380,7 @@ __all__ = [
     "card_play",
     "game_abandon",
     "game_create",
+    "game_resign",
     "game_quick_play",
     "seat_join",
     "seat_leave",

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import views, views_history
 
 urlpatterns = [
     path("", views.HomeView.as_view(), name="home"),
@@ -18,6 +18,13 @@ urlpatterns = [
         name="game_leave",
     ),
     path("games/<int:game_id>/play/", views.PlayCardView.as_view(), name="game_play"),
+    path("games/<int:game_id>/resign/", views.ResignView.as_view(), name="game_resign"),
     path("games/<int:game_id>/record.json", views.GameRecordView.as_view(), name="game_record"),
     path("players/<str:username>/", views.PlayerView.as_view(), name="player_profile"),
+    path("games/<int:game_id>/replay/", views_history.ReplayView.as_view(), name="game_replay"),
+    path(
+        "players/<str:username>/games/",
+        views_history.PlayerGamesView.as_view(),
+        name="player_games",
+    ),
 ]

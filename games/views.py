@@ -128,6 +128,21 @@ class SeatActionView(LoginRequiredMixin, View):
         return redirect(game)
 
 
+class ResignView(LoginRequiredMixin, View):
+    """Leave a running game for good (it ends for everyone; you are rated last)."""
+
+    def post(self, request, game_id: int):
+        game = _game_for(request, game_id)
+        try:
+            services.game_resign(game_id=game.pk, user=request.user)
+        except services.GameError as error:
+            messages.error(request, str(error))
+        else:
+            notify_table(game.pk, -1)
+            messages.info(request, _("You left the game."))
+        return redirect(game)
+
+
 class PlayCardView(LoginRequiredMixin, View):
     """Play a card over plain HTTP, for browsers without JavaScript; bots answer at once."""
 

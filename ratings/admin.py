@@ -108,6 +108,12 @@ class UserWithRatingAdmin(AccountsUserAdmin):
 
     inlines = (*AccountsUserAdmin.inlines, RatingInline, SeatsOfUserInline)
 
+    def get_inlines(self, request, obj):
+        inlines = super().get_inlines(request, obj)
+        if obj is None:  # a new user has no rating and no games yet
+            return [i for i in inlines if i not in (RatingInline, SeatsOfUserInline)]
+        return inlines
+
 
 admin.site.unregister(User)
 admin.site.register(User, UserWithRatingAdmin)

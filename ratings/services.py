@@ -13,11 +13,14 @@ MODEL = PlackettLuce(mu=DEFAULT_MU, sigma=DEFAULT_SIGMA)
 RATED_STATUSES = (Game.Status.FINISHED, Game.Status.ABANDONED)
 
 
-def ranks_of(scores: list[int], winner: int | None) -> list[int]:
-    """Rank the seats: the winner first, the others by points; equal points, equal rank."""
+def ranks_of(scores: list[int], winner: int | None, leaver: int | None = None) -> list[int]:
+    """Rank the seats: the winner first, a player who left last, the others by points.
 
-    def key(seat: int) -> tuple[int, int]:
-        return (1 if seat == winner else 0, scores[seat])
+    Equal points, equal rank.
+    """
+
+    def key(seat: int) -> tuple[int, int, int]:
+        return (0 if seat == leaver else 1, 1 if seat == winner else 0, scores[seat])
 
     return [1 + sum(key(other) > key(seat) for other in range(3)) for seat in range(3)]
 
@@ -46,7 +49,7 @@ def game_rate(*, game_id: int) -> list[RatingEvent]:
         return []
     ratings = [rating_of(seat) for seat in seats]
     scores = [seat.score for seat in seats]
-    ranks = ranks_of(scores, game.winner_seat)
+    ranks = ranks_of(scores, game.winner_seat, game.abandoned_by)
     teams = MODEL.rate([[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in ratings], ranks=ranks)
     events = [
         RatingEvent(

@@ -197,3 +197,25 @@ def test_admin_actions_for_staff_only_and_logged(client, django_user_model):
     assert any("Closed the season" in m for m in messages)
     assert any("abandoned" in m for m in messages)
     assert b"seed" not in client.get(f"/admin/games/game/{game.pk}/change/").content.lower()
+
+
+def test_a_player_who_leaves_ranks_last_and_the_game_ends_for_all(client, django_user_model):
+    alice, bob, carol = (django_user_model.objects.create_user(n) for n in ("al", "bo", "ca"))
+    game = services.game_create(creator=alice, target=10, seat_kinds=["me", "open", "open"])
+    services.seat_join(game_id=game.pk, user=bob)
+    services.seat_join(game_id=game.pk, user=carol)
+    client.force_login(bob)
+    response = client.post(f"/games/{game.pk}/resign/", follow=True)
+    assert "bo left the game." in response.content.decode()
+    game.refresh_from_db()
+    assert game.status == Game.Status.ABANDONED and game.abandoned_by == 1
+    game_rate(game_id=game.pk)
+    ranks = dict(RatingEvent.objects.filter(game=game).values_list("seat", "rank"))
+    assert ranks == {0: 1, 1: 3, 2: 1}
+    client.force_login(carol)
+    client.post(f"/games/{game.pk}/resign/")
+    assert Game.objects.get(pk=game.pk).abandoned_by == 1  # a finished game cannot be left
+
+
+def test_ranks_put_a_player_who_left_last():
+    assert ranks_of([5, 9, 1], winner=None, leaver=1) == [1, 3, 2]

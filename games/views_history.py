@@ -1,0 +1,281 @@
+"""Pages looking back: a player's match history and the trick-by-trick replay of a game.
+
+The replay follows the table's rules of secrecy: every hand is shown once the game is over;
+while it runs, a seated player sees only their own hand and a spectator sees none, and only
+completed tricks can be stepped through.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from django.contrib.auth import get_user_model
+from django.core.paginator import Paginator
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
+from django.views import View
+
+from . import history
+from .models import BotLevel, Game
+from .presenters import card_info, hand_order, seat_name
+from .replay import find, positions, score_sheet, steps, target_reached
+from .selectors import game_load
+from .views import _game_for  # the table's access rule for private games
+
+
+def _int(value: str | None) -> int | None:
+    try:
+        return int(value) if value not in (None, "") else None
+    except (TypeError, ValueError):
+        return None
+
+
+# -- replay ---------------------------------------------------------------------------------
+
+STEP_LABELS = {
+    "first": ("«", _lazy("First trick")),
+    "prev_hand": ("▲", _lazy("Previous hand")),
+    "prev": ("◀", _lazy("Previous trick")),
+    "next": ("▶", _lazy("Next trick")),
+    "next_hand": ("▼", _lazy("Next hand")),
+    "last": ("»", _lazy("Last trick")),
+}
+
+
+class ReplayView(View):
+    template_name = "games/replay.html"
+
+    def get(self, request, game_id: int):
+        game = _game_for(request, game_id)
+        if not game.was_dealt:
+            raise Http404(_("This game has not started."))
+        context = replay_context(
+            game,
+            request.user,
+            hand=_int(request.GET.get("hand")),
+            trick=_int(request.GET.get("trick")),
+            invite=request.GET.get("invite", ""),
+        )
+        htmx = getattr(request, "htmx", None)
+        partial = bool(htmx) and not htmx.history_restore_request
+        template = f"{self.template_name}#board" if partial else self.template_name
+        response = TemplateResponse(request, template, context)
+        patch_vary_headers(response, ("HX-Request",))
+        return response
+
+
+def replay_context(game: Game, viewer, *, hand=None, trick=None, invite: str = "") -> dict:
+    """Everything the replay page shows at the position ``hand``/``trick``, for ``viewer``."""
+    loaded = game_load(game)
+    seat = loaded.seat_of(viewer)
+    if game.is_over:
+        visible = (0, 1, 2)
+    elif seat is not None:
+        visible = (seat.number,)
+    else:
+        visible = ()
+    log = loaded.state.hand_log
+    all_positions = positions(log, visible)
+    index = find(all_positions, hand, trick)
+    names = [seat_name(s) for s in loaded.seats]
+    base = reverse("game_replay", args=[game.pk])
+
+    def url(position) -> str:
+        query = {"hand": position.hand, "trick": position.trick}
+        if invite and not game.is_public:
+            query["invite"] = invite
+        return f"{base}?{urlencode(query)}"
+
+    reached = target_reached(all_positions, game.target) if game.winner_seat is not None else None
+    context = {
+        "game": game,
+        "names": names,
+        "players": [_player(s, names, seat) for s in loaded.seats],
+        "viewer_seat": seat.number if seat else None,
+        "all_visible": len(visible) == 3,
+        "count": len(all_positions),
+        "position": None,
+        "sheet": _sheet(log, all_positions[index] if index >= 0 else None),
+        "reached": (
+            {
+                "hand": reached.hand,
+                "trick": reached.trick,
+                "name": names[reached.winner],
+                "url": url(reached),
+            }
+            if reached
+            else None
+        ),
+        "record_url": reverse("game_record", args=[game.pk])
+        + (f"?{urlencode({'invite': invite})}" if invite and not game.is_public else ""),
+        "table_url": game.get_absolute_url()
+        + (f"?{urlencode({'invite': invite})}" if invite and not game.is_public else ""),
+    }
+    if index < 0:
+        return context
+    current = all_positions[index]
+    targets = steps(all_positions, index)
+    context["steps"] = [
+        {
+            "key": key.replace("_", "-"),
+            "symbol": STEP_LABELS[key][0],
+            "label": str(STEP_LABELS[key][1]),
+            "url": url(targets[key]) if targets[key] else "",
+        }
+        for key in ("first", "prev_hand", "prev", "next", "next_hand", "last")
+    ]
+    context["position"] = _position(current, names, loaded.seats, seat)
+    context["ordinal"] = index + 1
+    return context
+
+
+def _player(s, names, viewer_seat) -> dict:
+    return {
+        "number": s.number,
+        "name": names[s.number],
+        "is_bot": s.is_bot,
+        "bot_label": BotLevel(s.bot).label if s.is_bot else "",
+        "username": s.user.get_username() if s.user_id else "",
+        "is_you": viewer_seat is not None and viewer_seat.number == s.number,
+    }
+
+
+def _position(position, names, seats, viewer_seat) -> dict:
+    in_trick = set(position.cards)
+    hands = []
+    for s in seats:
+        held = position.hands[s.number]
+        hands.append(
+            {
+                "seat": s.number,
+                "name": names[s.number],
+                "is_you": viewer_seat is not None and viewer_seat.number == s.number,
+                "is_dealer": position.dealer == s.number,
+                "is_leader": position.leader == s.number,
+                "is_winner": position.winner == s.number,
+                "hidden": held is None,
+                "size": 17 - position.trick,
+                "cards": [
+                    {**card_info(card), "in_trick": card in in_trick}
+                    for card in hand_order(held or ())
+                ],
+                "score": position.scores[s.number],
+            }
+        )
+    cards = []
+    for i, card in enumerate(position.cards):
+        played_by = (position.leader + i) % 3
+        cards.append(
+            {
+                **card_info(card),
+                "seat": played_by,
+                "player": names[played_by],
+                "is_lead": i == 0,
+                "is_winner": played_by == position.winner,
+            }
+        )
+    return {
+        "hand": position.hand,
+        "trick": position.trick,
+        "dealer_name": names[position.dealer],
+        "leader": position.leader,
+        "leader_name": names[position.leader],
+        "winner": position.winner,
+        "winner_name": names[position.winner],
+        "points": position.points,
+        "why": position.why,
+        "cards": cards,
+        "hands": hands,
+        "scores": [{"name": names[n], "score": position.scores[n]} for n in range(3)],
+    }
+
+
+def _sheet(log, current) -> list[dict]:
+    return [
+        {
+            "number": row.number,
+            "dealer": row.dealer,
+            "tricks": row.tricks,
+            "points": row.points,
+            "totals": row.totals,
+            "is_current": current is not None and current.hand == row.number,
+        }
+        for row in score_sheet(log)
+    ]
+
+
+# -- history --------------------------------------------------------------------------------
+
+
+class PlayerGamesView(View):
+    template_name = "games/history.html"
+
+    def get(self, request, username: str):
+        player = get_object_or_404(get_user_model(), username=username)
+        result = request.GET.get("result", "")
+        result = result if result in history.RESULTS else ""
+        opponents = request.GET.get("opponents", "")
+        opponents = opponents if opponents in history.OPPONENTS else ""
+        target = _int(request.GET.get("target"))
+        games = history.games_of(
+            player, request.user, result=result, opponents=opponents, target=target
+        )
+        page = Paginator(games, history.PER_PAGE).get_page(request.GET.get("page"))
+        viewer_id = request.user.pk if request.user.is_authenticated else None
+        filters = {
+            key: value
+            for key, value in (("result", result), ("opponents", opponents), ("target", target))
+            if value not in ("", None)
+        }
+        context = {
+            "player": player,
+            "page": page,
+            "rows": [_row(game, viewer_id) for game in page.object_list],
+            "filters": filters,
+            "result": result,
+            "opponents": opponents,
+            "target": target,
+            "results": history.RESULTS,
+            "targets": (10, 15, 20),
+            "query": urlencode(filters),
+            "profile_url": reverse("player_profile", args=[player.get_username()]),
+        }
+        return TemplateResponse(request, self.template_name, context)
+
+
+def _row(game: Game, viewer_id) -> dict:
+    seats = list(game.seats.all())
+    names = [seat_name(s) for s in seats]
+    mine = game.player_seat
+    outcome = history.result_of(game)
+    return {
+        "game": game,
+        "date": game.started_at,
+        "opponents": [
+            {
+                "name": names[s.number],
+                "is_bot": s.is_bot,
+                "bot_label": BotLevel(s.bot).label if s.is_bot else "",
+                "username": s.user.get_username() if s.user_id else "",
+            }
+            for s in seats
+            if s.number != mine
+        ],
+        "scores": [
+            {"name": names[s.number], "score": s.score, "is_player": s.number == mine}
+            for s in seats
+        ],
+        "result": outcome,
+        "hands": game.hand_count,
+        "tricks": game.trick_count,
+        "length": history.duration_text(history.length_of(game)),
+        "is_yours_running": outcome == history.RUNNING
+        and viewer_id is not None
+        and any(s.user_id == viewer_id for s in seats),
+        "replay_url": reverse("game_replay", args=[game.pk]),
+    }

@@ -1,0 +1,205 @@
+"""A player's match history: rows, results, filters, pages, privacy and a constant query count."""
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from games import services
+from games.engine import CARD_CODES
+from games.history import duration_text
+from games.models import Game
+from games.records import game_record
+from games.selectors import game_load
+
+pytestmark = pytest.mark.django_db
+
+BOTS = ["me", "random", "heuristic"]
+
+
+def with_bots(user, target=10, is_public=True, kinds=BOTS) -> Game:
+    return services.game_create(
+        creator=user, target=target, seat_kinds=list(kinds), is_public=is_public
+    )
+
+
+def with_people(creator, others, target=10, is_public=True) -> Game:
+    game = services.game_create(
+        creator=creator, target=target, seat_kinds=["me", "open", "open"], is_public=is_public
+    )
+    for user in others:
+        services.seat_join(game_id=game.pk, user=user, invite_token=game.invite_token)
+    game.refresh_from_db()
+    return game
+
+
+def played_out(user, target=3) -> Game:
+    game = with_bots(user, target=target, kinds=["me", "random", "random"])
+    while True:
+        services.bots_play_until_human(game_id=game.pk)
+        game.refresh_from_db()
+        if game.status != Game.Status.IN_PROGRESS:
+            return game
+        hand = game_load(game).state.hands[0]
+        services.card_play(game_id=game.pk, user=user, card=CARD_CODES[hand[0]])
+
+
+def end(game: Game, winner: int | None, minutes: int = 7) -> Game:
+    """Mark a started game finished (won by ``winner``) or, with None, abandoned."""
+    Game.objects.filter(pk=game.pk).update(
+        status=Game.Status.FINISHED if winner is not None else Game.Status.ABANDONED,
+        winner_seat=winner,
+        finished_at=game.started_at + timedelta(minutes=minutes),
+    )
+    game.refresh_from_db()
+    return game
+
+
+def rows(html: str) -> list[tuple[int, str]]:
+    return [
+        (int(pk), result)
+        for pk, result in re.findall(r'data-history-game="(\d+)" data-result="(\w+)"', html)
+    ]
+
+
+def history(client, user, **params):
+    response = client.get(f"/players/{user.get_username()}/games/", params)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def row_html(html: str, game: Game) -> str:
+    return re.search(rf'<tr[^>]*data-history-game="{game.pk}".*?</tr>', html, re.S).group(0)
+
+
+def test_every_game_is_listed_newest_first_with_its_facts(client, alice, bob, carol):
+    finished = played_out(alice)
+    lost = end(with_people(alice, [bob, carol], target=15), winner=1, minutes=65)
+    abandoned = end(with_bots(alice, target=20), winner=None)
+    running = with_bots(alice)
+    services.game_create(creator=alice, target=10, seat_kinds=["me", "open", "random"])  # waiting
+    html = history(client, alice)
+    won_or_lost = "won" if finished.winner_seat == 0 else "lost"
+    assert rows(html) == [
+        (running.pk, "running"),
+        (abandoned.pk, "abandoned"),
+        (lost.pk, "lost"),
+        (finished.pk, won_or_lost),
+    ]
+    record = game_record(finished)
+    tricks = sum(len(hand["tricks"]) for hand in record["hands"])
+    row = row_html(html, finished)
+    assert f"<td>{len(record['hands'])} / {tricks}</td>" in row
+    assert "Alba" not in row and "Bruno (bot)" in row and "Carmen (bot)" in row
+    assert row.count("Random (easy)") == 2
+    scores = "".join(re.findall(r"<td>((?:<strong>)?\d+.*?)</td>", row)[1:2])
+    assert [int(n) for n in re.findall(r"\d+", scores)] == record["scores"]
+    row = row_html(html, lost)
+    assert "bob" in row and "carol" in row and "badge" not in row and "1 h 05 min" in row
+    assert f'href="/games/{lost.pk}/replay/"' in row
+    row = row_html(html, abandoned)
+    assert "Random (easy)" in row and "Heuristic (medium)" in row and "7 min" in row
+
+
+def test_filters_by_result_opponents_and_target(client, alice, bob, carol):
+    won = end(with_bots(alice, target=10), winner=0)
+    lost = end(with_people(alice, [bob, carol], target=15), winner=2)
+    abandoned = end(with_people(alice, [bob, carol], target=10), winner=None)
+    running = with_bots(alice, target=20)
+    assert rows(history(client, alice, result="won")) == [(won.pk, "won")]
+    assert rows(history(client, alice, result="lost")) == [(lost.pk, "lost")]
+    assert rows(history(client, alice, result="abandoned")) == [(abandoned.pk, "abandoned")]
+    assert rows(history(client, alice, result="running")) == [(running.pk, "running")]
+    assert {pk for pk, _ in rows(history(client, alice, opponents="humans"))} == {
+        lost.pk,
+        abandoned.pk,
+    }
+    assert {pk for pk, _ in rows(history(client, alice, opponents="bots"))} == {
+        won.pk,
+        running.pk,
+    }
+    assert {pk for pk, _ in rows(history(client, alice, target="10"))} == {won.pk, abandoned.pk}
+    assert rows(history(client, alice, target="10", opponents="humans", result="abandoned")) == [
+        (abandoned.pk, "abandoned")
+    ]
+    # from bob's side the same game was won
+    assert rows(history(client, carol, result="won")) == [(lost.pk, "won")]
+    assert rows(history(client, bob, result="lost")) == [(lost.pk, "lost")]
+    assert len(rows(history(client, alice, result="nonsense", target="x"))) == 4
+
+
+def test_twenty_games_a_page_and_the_filters_follow_the_pages(client, alice):
+    games = [with_bots(alice, target=10) for _ in range(21)]
+    html = history(client, alice)
+    assert [pk for pk, _ in rows(html)] == [g.pk for g in reversed(games)][:20]
+    assert 'href="?page=2"' in html
+    page2 = history(client, alice, page=2)
+    assert [pk for pk, _ in rows(page2)] == [games[0].pk]
+    filtered = history(client, alice, opponents="bots", target=10)
+    assert 'href="?opponents=bots&amp;target=10&amp;page=2"' in filtered
+    assert len(rows(history(client, alice, page=99))) == 1  # past the end: the last page
+
+
+def test_the_query_count_does_not_grow_with_the_games_on_a_page(client, alice, bob, carol):
+    def count() -> int:
+        with CaptureQueriesContext(connection) as queries:
+            history(client, alice)
+        return len(queries)
+
+    client.force_login(bob)
+    end(with_people(alice, [bob, carol]), winner=0)
+    with_bots(alice)
+    assert len(rows(history(client, alice))) == 2
+    few = count()
+    for i in range(5):
+        end(with_people(alice, [bob, carol], target=10 + i), winner=i % 3)
+        with_bots(alice, kinds=["me", "heuristic", "random"])
+    assert len(rows(history(client, alice))) == 12
+    assert count() == few, few
+
+
+def test_private_games_are_listed_only_to_their_players(client, alice, bob, carol, make_user):
+    public = with_bots(alice)
+    private = with_people(alice, [bob, carol], is_public=False)
+    lonely = with_bots(alice, is_public=False)
+    everything = {public.pk, private.pk, lonely.pk}
+    client.force_login(alice)
+    assert {pk for pk, _ in rows(history(client, alice))} == everything
+    client.force_login(bob)
+    assert {pk for pk, _ in rows(history(client, alice))} == {public.pk, private.pk}
+    client.force_login(make_user("dora"))
+    assert {pk for pk, _ in rows(history(client, alice))} == {public.pk}
+    client.logout()
+    assert {pk for pk, _ in rows(history(client, alice))} == {public.pk}
+
+
+def test_your_own_running_games_are_marked_and_lead_back_to_the_table(client, alice, bob, carol):
+    mine = with_people(alice, [bob, carol])
+    done = end(with_bots(alice), winner=0)
+    client.force_login(bob)
+    html = history(client, alice)
+    row = row_html(html, mine)
+    assert "is-running" in row and f'href="/games/{mine.pk}/"' in row
+    assert 'data-action="back-to-table"' in row
+    assert 'data-action="back-to-table"' not in row_html(html, done)
+    client.force_login(carol)  # seated too: marked as well
+    assert "is-running" in row_html(history(client, alice), mine)
+    client.logout()
+    assert "is-running" not in row_html(history(client, alice), mine)
+
+
+def test_unknown_players_are_not_found_and_the_profile_links_the_history(client, alice):
+    assert client.get("/players/nobody/games/").status_code == 404
+    game = with_bots(alice)
+    html = client.get(f"/players/{alice.get_username()}/").content.decode()
+    assert f'href="/players/{alice.get_username()}/games/"' in html
+    assert f'href="/games/{game.pk}/replay/"' in html  # each started game links its replay
+
+
+def test_duration_text():
+    assert duration_text(None) == "\u2013"
+    assert duration_text(timedelta(seconds=42)) == "42 s"
+    assert duration_text(timedelta(minutes=12, seconds=59)) == "12 min"
+    assert duration_text(timedelta(hours=2, minutes=3)) == "2 h 03 min"
