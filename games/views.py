@@ -11,6 +11,9 @@ from django.utils.translation import gettext as _
 from django.views import View
 from django.views.generic import FormView, TemplateView
 
+from ratings.models import PlayerRating
+from ratings.selectors import rating_history
+
 from . import selectors, services
 from .engine import SUIT_NAMES, IllegalPlay, record_json
 from .engine.cards import SUIT_LETTERS
@@ -183,4 +186,6 @@ class PlayerView(TemplateView):
         context["stats"] = selectors.player_stats(player)
         context["recent"] = selectors.recent_games_of(player, limit=10)
         context["profile_url"] = reverse("player_profile", args=[player.get_username()])
+        context["rating"] = PlayerRating.objects.filter(user=player).first()
+        context["rating_history"] = rating_history(player)[:20]
         return context

@@ -219,3 +219,12 @@ def test_a_player_who_leaves_ranks_last_and_the_game_ends_for_all(client, django
 
 def test_ranks_put_a_player_who_left_last():
     assert ranks_of([5, 9, 1], winner=None, leaver=1) == [1, 3, 2]
+
+
+def test_the_profile_shows_the_rating_and_its_history(client, django_user_model):
+    alice = django_user_model.objects.create_user("al")
+    game = finish(alice, ["me", "random", "random"])
+    html = client.get("/players/al/").content.decode()
+    rating = PlayerRating.objects.get(user=alice)
+    assert f'data-stat="rating">{rating.display}' in html and "provisional" in html
+    assert f"/games/{game.pk}/replay/" in html
