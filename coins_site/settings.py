@@ -174,3 +174,5 @@ COINS_BOT_PAUSE = float(os.environ.get("COINS_BOT_PAUSE", "0.8"))
 COINS_BOT_SECONDS = float(os.environ.get("COINS_BOT_SECONDS", "1.0"))
 # Benchmarks only: append the queries spent per move to this file (see games/metrics.py).
 COINS_QUERY_LOG = os.environ.get("COINS_QUERY_LOG", "")
+# Processes that run search bots (the expert) away from the process serving sockets.
+COINS_THINKING_PROCESSES = int(os.environ.get("COINS_THINKING_PROCESSES", "1"))

@@ -16,10 +16,12 @@ from django.utils.translation import gettext as _
 
 from . import services
 from .engine import IllegalPlay
+from .engine.bots import Budget
 from .metrics import counted
 from .models import Game
 from .selectors import bot_turn, cached_game
 from .table_updates import board_context, group_name, render_board, render_message
+from .thinking import SEARCH_BOTS, choose_elsewhere
 
 log = logging.getLogger(__name__)
 
@@ -119,27 +121,42 @@ class TableConsumer(AsyncWebsocketConsumer):
             self.bots_again, moves = False, None
 
     async def _play_bot_turns(self, moves: int | None):
-        """Play the bots' turns: one by one after a pause, or all at once without one."""
+        """Play the bots' turns: one by one after a pause, or all at once without one.
+
+        Search bots think in another process (games/thinking.py), never in this one.
+        """
         pause = settings.COINS_BOT_PAUSE
+        level = None
         while True:
-            if moves is None or pause:
-                moves = await in_db_thread(bot_turn)(self.game_id)
-                if moves is None:
+            if moves is None or level is None or pause:
+                turn = await in_db_thread(bot_turn)(self.game_id)
+                if turn is None:
                     return
+                moves, level = turn
             if pause:
                 await asyncio.sleep(pause)
-                play = services.bot_play
+            if level in SEARCH_BOTS:
+                result = await self._think_and_play(moves)
             else:
-                play = services.bots_play_pending
-            result = await in_db_thread(_bot_moves)(play, self.game_id, moves)
+                play = services.bot_play if pause else _pending_without_search
+                result = await in_db_thread(_bot_moves)(play, self.game_id, moves)
             if result is None:
                 return  # no bot was due, or another socket played first
             await self.channel_layer.group_send(
                 self.group, {"type": "table.update", "moves": result.moves}
             )
-            if not pause:
-                return
-            moves = None
+            moves, level = None, None
+
+    async def _think_and_play(self, moves: int):
+        found = await in_db_thread(services.bot_view)(game_id=self.game_id, expected_moves=moves)
+        if found is None:
+            return None
+        level, seed, view = found
+        budget = Budget(seconds=settings.COINS_BOT_SECONDS)
+        card = await choose_elsewhere(level, seed, view, budget)
+        return await in_db_thread(services.bot_play_card)(
+            game_id=self.game_id, expected_moves=moves, card=card
+        )
 
     def _invite(self) -> str:
         query = self.scope.get("query_string", b"").decode("latin-1")
@@ -195,6 +212,12 @@ def _play_and_render(game_id: int, user, card: str) -> tuple[str, int]:
         result = services.card_play(game_id=game_id, user=user, card=card)
         context = board_context(result.loaded.game, user, loaded=result.loaded)
         return render_board(context), result.moves
+
+
+def _pending_without_search(*, game_id: int, expected_moves: int):
+    return services.bots_play_pending(
+        game_id=game_id, expected_moves=expected_moves, search_inline=False
+    )
 
 
 def _bot_moves(play, game_id: int, expected_moves: int):

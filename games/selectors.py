@@ -97,13 +97,13 @@ def _rebuild(game: Game, seats: list[Seat]) -> LoadedGame:
     )
 
 
-def bot_turn(game_id: int) -> int | None:
-    """Return the move count if a bot is due to play in this running game, else None."""
+def bot_turn(game_id: int) -> tuple[int, str] | None:
+    """Return (move count, bot level) if a bot is due to play in this running game."""
     return (
         Seat.objects.filter(game_id=game_id, game__status=Game.Status.IN_PROGRESS)
         .exclude(bot="")
         .filter(number=F("game__to_play"))
-        .values_list("game__moves", flat=True)
+        .values_list("game__moves", "bot")
         .first()
     )
 

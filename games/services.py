@@ -21,6 +21,7 @@ from .engine import (
     GameState,
     IllegalPlay,
     NotYourTurn,
+    SeatView,
     TrickRecord,
     new_seed,
     parse_card,
@@ -29,6 +30,7 @@ from .engine.bots import Budget, make_bot
 from .models import BotLevel, Game, Hand, Play, Seat, Trick
 from .selectors import LoadedGame, game_load, remember
 from .signals import game_over
+from .thinking import SEARCH_BOTS
 
 ME, OPEN = "me", "open"
 
@@ -216,15 +218,56 @@ def bot_play(*, game_id: int, expected_moves: int | None = None) -> MoveResult |
     return _bot_moves(game_id, expected_moves, limit=1)
 
 
-def bots_play_pending(*, game_id: int, expected_moves: int | None = None) -> MoveResult | None:
+def bots_play_pending(
+    *, game_id: int, expected_moves: int | None = None, search_inline: bool = True
+) -> MoveResult | None:
     """Play every bot move due until a person is to play or the game ends, in one transaction.
 
-    Return the last move played, or None if no bot was due (or ``expected_moves`` is stale).
+    With ``search_inline`` False it also stops before a search bot's turn, which the caller
+    thinks out in another process (see ``bot_view`` and ``bot_play_card``). Return the last
+    move played, or None if no bot was due (or ``expected_moves`` is stale).
     """
-    return _bot_moves(game_id, expected_moves, limit=None)
+    return _bot_moves(game_id, expected_moves, limit=None, search_inline=search_inline)
 
 
-def _bot_moves(game_id: int, expected_moves: int | None, limit: int | None) -> MoveResult | None:
+def bot_view(*, game_id: int, expected_moves: int) -> tuple[str, str, SeatView] | None:
+    """Return (level, seed, view) of the bot due after ``expected_moves`` plays, or None.
+
+    Read without a lock: the move is applied later by ``bot_play_card``, which checks that
+    the game has not moved meanwhile.
+    """
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or not game.is_running or game.moves != expected_moves:
+        return None
+    loaded = game_load(game)
+    seat = loaded.seats[loaded.state.to_play]
+    if not seat.is_bot:
+        return None
+    return seat.bot, _bot_seed(game), loaded.state.view_for(seat.number)
+
+
+def bot_play_card(*, game_id: int, expected_moves: int, card: int) -> MoveResult | None:
+    """Play ``card`` for the bot due after ``expected_moves`` plays; None if the game moved."""
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        if not game.is_running or game.moves != expected_moves:
+            return None
+        loaded = game_load(game)
+        seat = loaded.seats[loaded.state.to_play]
+        if not seat.is_bot:
+            return None
+        result = _apply(loaded, seat.number, card)
+        transaction.on_commit(partial(remember, loaded))
+        return result
+
+
+def _bot_seed(game: Game) -> str:
+    return f"{game.seed}/bot/{game.moves}"
+
+
+def _bot_moves(
+    game_id: int, expected_moves: int | None, limit: int | None, search_inline: bool = True
+) -> MoveResult | None:
     with transaction.atomic():
         game = _locked_game(game_id)
         if game.status != Game.Status.IN_PROGRESS:
@@ -235,9 +278,9 @@ def _bot_moves(game_id: int, expected_moves: int | None, limit: int | None) -> M
         state, last = loaded.state, None
         while state.winner is None and (limit is None or limit > 0):
             seat = loaded.seats[state.to_play]
-            if not seat.is_bot:
+            if not seat.is_bot or (not search_inline and seat.bot in SEARCH_BOTS):
                 break
-            bot = make_bot(seat.bot, seed=f"{game.seed}/bot/{game.moves}")
+            bot = make_bot(seat.bot, seed=_bot_seed(game))
             budget = Budget(seconds=settings.COINS_BOT_SECONDS)
             last = _apply(loaded, seat.number, bot.choose(state.view_for(seat.number), budget))
             limit = None if limit is None else limit - 1
@@ -380,8 +423,8 @@ __all__ = [
     "card_play",
     "game_abandon",
     "game_create",
-    "game_resign",
     "game_quick_play",
+    "game_resign",
     "seat_join",
     "seat_leave",
 ]

@@ -241,3 +241,41 @@ async def test_a_reconnecting_socket_gets_the_current_board(alice):
     frame = await again.receive()
     assert board_moves(frame) == game.moves and can_play(frame)
     await again.close()
+
+
+async def test_search_bots_think_in_another_process(alice, monkeypatch):
+    """Bots marked as searching are asked in the worker pool, never in the server's threads."""
+    from games import consumers, thinking
+    from games import services as game_services
+
+    searching = frozenset({"heuristic"})
+    monkeypatch.setattr(game_services, "SEARCH_BOTS", searching)
+    monkeypatch.setattr(consumers, "SEARCH_BOTS", searching)
+    asked = []
+    real = thinking.choose_elsewhere
+
+    async def spy(level, seed, view, budget):
+        asked.append((level, view.seat, len(view.hand)))
+        return await real(level, seed, view, budget)
+
+    monkeypatch.setattr(consumers, "choose_elsewhere", spy)
+    game = await db(services.game_create)(
+        creator=alice, target=3, seat_kinds=["me", "heuristic", "heuristic"]
+    )
+    client = Client(game.pk, alice, 0)
+    await client.connect()
+    seen = -1
+    while True:
+        frame = await client.board_where(
+            lambda f, seen=seen: board_moves(f) > seen and (can_play(f) or finished(f)),
+            timeout=30,
+        )
+        if finished(frame):
+            break
+        seen = board_moves(frame)
+        await client.send({"card": hand_cards(frame)[0]})
+    await client.close()
+    game = await db(Game.objects.get)(pk=game.pk)
+    bot_plays = await db(Play.objects.filter(game=game).exclude(seat=0).count)()
+    assert asked and len(asked) == bot_plays
+    assert all(level == "heuristic" and seat in (1, 2) for level, seat, _ in asked)
