@@ -25,6 +25,11 @@ class Profile(models.Model):
         blank=True,
         help_text=_("Used while you are logged in; blank follows your browser."),
     )
+    show_hints = models.BooleanField(
+        _("offer hints"),
+        default=True,
+        help_text=_("Show a Hint button on your turn in casual (unrated) games."),
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:

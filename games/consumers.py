@@ -17,6 +17,8 @@ from django.utils.translation import gettext as _
 from . import services
 from .engine import IllegalPlay
 from .engine.bots import Budget
+from .hints import HINT_BOT
+from .hints import explain as explain_hint
 from .metrics import counted
 from .models import Game
 from .selectors import bot_turn, cached_game
@@ -79,6 +81,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             await asyncio.shield(self.bot_task)
 
     async def receive(self, text_data=None, bytes_data=None):
+        if text_data and '"hint"' in text_data and len(text_data) <= MAX_MESSAGE_BYTES:
+            await self.send_hint()
+            return
         card = _card_from_message(text_data, bytes_data)
         if isinstance(card, _Refusal):
             await self.send(render_message(card.message))
@@ -92,6 +97,19 @@ class TableConsumer(AsyncWebsocketConsumer):
         await self.send(html)
         await self.channel_layer.group_send(self.group, {"type": "table.update", "moves": moves})
         self.drive_bots(expected_moves=moves)
+
+    async def send_hint(self):
+        """Answer a hint request with the card the strongest bot would play, and why."""
+        try:
+            seed, view = await in_db_thread(services.hint_view)(
+                game_id=self.game_id, user=self.user
+            )
+        except (services.GameError, IllegalPlay) as error:
+            await self.send(render_message(str(error)))
+            return
+        budget = Budget(seconds=settings.COINS_BOT_SECONDS)
+        card = await choose_elsewhere(HINT_BOT, seed, view, budget)
+        await self.send(render_message(explain_hint(view, card), level="hint"))
 
     async def table_update(self, event):
         if event["moves"] > self.sent_moves:

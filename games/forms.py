@@ -42,6 +42,13 @@ class GameCreateForm(forms.Form):
         widget=forms.RadioSelect,
     )
 
+    is_rated = forms.BooleanField(
+        label=_("Rated game"),
+        required=False,
+        initial=True,
+        help_text=_("Rated games count for your rating; casual games offer hints."),
+    )
+
     def clean(self):
         data = super().clean()
         if data.get("target") == 0:  # "Other": only then does the other box count

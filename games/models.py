@@ -41,6 +41,9 @@ class Game(models.Model):
     )
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.WAITING)
     is_public = models.BooleanField(default=True)
+    is_rated = models.BooleanField(
+        default=True, help_text=_("Rated games count for ratings and offer no hints.")
+    )
     invite_token = models.CharField(max_length=32, default=new_invite_token, unique=True)
     seed = models.CharField(max_length=64, help_text=_("Secret seed of the shuffles."))
     first_dealer = models.PositiveSmallIntegerField(null=True, blank=True)

@@ -69,6 +69,7 @@ def table_context(game: Game, seats: list[Seat], view: SeatView | None) -> dict:
         ],
         play_url=reverse("game_play", args=[game.pk]),
         can_play=view.my_turn and game.is_running,
+        hints_allowed=not game.is_rated and game.is_running,
         trick=_trick_cards(view, names),
         last_trick=_last_trick(view, names),
         hand_number=view.hand_number,

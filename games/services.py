@@ -81,7 +81,9 @@ def _locked_game(game_id: int) -> Game:
 # -- creating and joining tables ------------------------------------------------------------
 
 
-def game_create(*, creator, target: int, seat_kinds: list[str], is_public: bool = True) -> Game:
+def game_create(
+    *, creator, target: int, seat_kinds: list[str], is_public: bool = True, is_rated: bool = True
+) -> Game:
     """Create a table; ``seat_kinds`` gives seats 0..2 as "me", "open" or a bot level.
 
     The game starts at once when no seat is left open.
@@ -96,6 +98,7 @@ def game_create(*, creator, target: int, seat_kinds: list[str], is_public: bool 
         game = Game.objects.create(
             target=target,
             is_public=is_public,
+            is_rated=is_rated,
             created_by=creator,
             seed=new_seed(),
         )
@@ -259,6 +262,31 @@ def bot_play_card(*, game_id: int, expected_moves: int, card: int) -> MoveResult
         result = _apply(loaded, seat.number, card)
         transaction.on_commit(partial(remember, loaded))
         return result
+
+
+def hint_view(*, game_id: int, user) -> tuple[str, SeatView]:
+    """Return (seed, view) for a hint to ``user``; raise GameError when none may be given.
+
+    Hints are for casual games, on your own turn, if your profile asks for them.
+    """
+    from accounts.selectors import cached_profile
+
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise GameNotFound(_("There is no such game."))
+    _require_running(game)
+    if game.is_rated:
+        raise GameError(_("Hints are off in rated games."))
+    profile = cached_profile(user)
+    if profile is not None and not profile.show_hints:
+        raise GameError(_("Hints are turned off in your profile."))
+    loaded = game_load(game)
+    seat = loaded.seat_of(user)
+    if seat is None:
+        raise NotSeated(_("You are not seated at this table."))
+    if loaded.state.to_play != seat.number:
+        raise NotYourTurn(_("A hint is for your own turn."))
+    return f"{game.seed}/hint/{game.moves}", loaded.state.view_for(seat.number)
 
 
 def _bot_seed(game: Game) -> str:

@@ -58,6 +58,7 @@ class GameCreateView(LoginRequiredMixin, FormView):
             target=form.cleaned_data["target"],
             seat_kinds=form.seat_kinds(),
             is_public=form.cleaned_data["is_public"],
+            is_rated=form.cleaned_data["is_rated"],
         )
         return redirect(game)
 

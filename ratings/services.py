@@ -40,7 +40,7 @@ def game_rate(*, game_id: int) -> list[RatingEvent]:
     A rating that sits in two seats (two bots of one level) moves by the mean of its seats.
     """
     game = Game.objects.select_for_update().get(pk=game_id)
-    if game.status not in RATED_STATUSES or not game.was_dealt:
+    if game.status not in RATED_STATUSES or not game.was_dealt or not game.is_rated:
         return []
     if RatingEvent.objects.filter(game=game).exists():
         return []  # already rated: rating twice would count the game twice
@@ -93,7 +93,7 @@ def ratings_recompute() -> int:
     RatingEvent.objects.all().delete()
     PlayerRating.objects.update(mu=DEFAULT_MU, sigma=DEFAULT_SIGMA, games=0, wins=0)
     games = (
-        Game.objects.filter(status__in=RATED_STATUSES, started_at__isnull=False)
+        Game.objects.filter(status__in=RATED_STATUSES, started_at__isnull=False, is_rated=True)
         .order_by("finished_at", "pk")
         .values_list("pk", flat=True)
     )

@@ -279,3 +279,42 @@ async def test_search_bots_think_in_another_process(alice, monkeypatch):
     bot_plays = await db(Play.objects.filter(game=game).exclude(seat=0).count)()
     assert asked and len(asked) == bot_plays
     assert all(level == "heuristic" and seat in (1, 2) for level, seat, _ in asked)
+
+
+async def test_hints_in_casual_games_only_on_your_turn(alice, bob):
+    game = await db(services.game_create)(
+        creator=alice, target=10, seat_kinds=["me", "open", "random"], is_rated=False
+    )
+    await db(services.seat_join)(game_id=game.pk, user=bob)
+    game = await db(Game.objects.get)(pk=game.pk)
+    client = Client(game.pk, alice, 0)
+    await client.connect()
+    frame = await client.receive()
+    if not can_play(frame):  # let the others reach alice's turn
+        other = Client(game.pk, bob, 1)
+        await other.connect()
+        while not can_play(frame):
+            bob_board = await other.board_where(lambda f: True)
+            if can_play(bob_board):
+                await other.send({"card": hand_cards(bob_board)[0]})
+                played_at = board_moves(bob_board)
+                await other.board_where(lambda f, m=played_at: board_moves(f) > m)
+            frame = await client.board_where(lambda f: True)
+        await other.close()
+    assert 'data-action="hint"' in frame
+    await client.send({"hint": "1"})
+    reply = await client.receive(timeout=20)
+    assert 'class="table-message hint"' in reply and "Play the " in reply
+    named = reply.split("Play the ")[1].split(":")[0]
+    from games.engine import card_name, parse_card
+
+    assert named in {card_name(parse_card(code)) for code in hand_cards(frame)}
+    await client.close()
+    rated = await db(services.game_quick_play)(user=bob)
+    watcher = Client(rated.pk, bob, 0)
+    await watcher.connect()
+    board = await watcher.board_where(can_play)
+    assert 'data-action="hint"' not in board
+    await watcher.send({"hint": "1"})
+    assert "Hints are off in rated games." in await watcher.receive()
+    await watcher.close()

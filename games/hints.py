@@ -1,0 +1,49 @@
+"""Hints: the card the strongest bot would play for you, and why, in one sentence."""
+
+from __future__ import annotations
+
+from itertools import permutations
+
+from django.utils.translation import gettext as _
+
+from .engine import CARD_POINTS, SeatView, card_name, resolve_trick
+from .engine.bots import BOT_NAMES
+
+HINT_BOT = "expert" if "expert" in BOT_NAMES else "heuristic"
+
+
+def win_chance(view: SeatView, card: int) -> float:
+    """The share of ways the seats after us could answer in which ``card`` wins the trick."""
+    unseen = view.unseen_cards()
+    to_come = 2 - len(view.trick)
+    answers = [()] if to_come == 0 else list(permutations(unseen, to_come))
+    position = len(view.trick)
+    wins = sum(resolve_trick(*view.trick, card, *answer)[0] == position for answer in answers)
+    return wins / len(answers)
+
+
+def explain(view: SeatView, card: int) -> str:
+    """One sentence saying why ``card`` is a good play from ``view``."""
+    name = card_name(card)
+    coins = sum(CARD_POINTS[c] for c in view.trick) + CARD_POINTS[card]
+    if len(view.trick) == 2:
+        if resolve_trick(*view.trick, card)[0] == 2:
+            if coins:
+                return _("Play the %(card)s: it wins the trick and its %(n)d Coins.") % {
+                    "card": name,
+                    "n": coins,
+                }
+            return _("Play the %(card)s: it wins the trick and the lead.") % {"card": name}
+        if CARD_POINTS[card]:
+            return _(
+                "Play the %(card)s: every card loses this trick, and this one costs least."
+            ) % {"card": name}
+        return _(
+            "Play the %(card)s: this trick is lost, so give away no Coins and keep your "
+            "strong cards."
+        ) % {"card": name}
+    chance = round(100 * win_chance(view, card))
+    return _(
+        "Play the %(card)s: it wins this trick against about %(p)d%% of the cards still "
+        "out, and scored best in the deals the expert imagined."
+    ) % {"card": name, "p": chance}
