@@ -1,10 +1,11 @@
 """Games in the admin: filter and search them, read every row of one, stop a stuck one."""
 
 from django.contrib import admin, messages
+from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
 from . import services
-from .models import Game, Hand, Play, Seat
+from .models import Game, Hand, Play, Seat, Trick
 
 
 class ReadOnlyInline(admin.TabularInline):
@@ -55,10 +56,46 @@ class GameAdmin(admin.ModelAdmin):
     list_filter = ["status", "target", "created_at", OpponentsFilter]
     search_fields = ["seats__user__username"]
     date_hierarchy = "created_at"
-    readonly_fields = [f.name for f in Game._meta.fields if f.name != "seed"]
+    readonly_fields = [f.name for f in Game._meta.fields if f.name != "seed"] + ["tricks"]
     exclude = ["seed"]  # the secret of the shuffles stays out of every page
     inlines = [SeatInline, HandInline, PlayInline]
     actions = ["mark_abandoned"]
+
+    @admin.display(description=_("tricks"))
+    def tricks(self, game: Game):
+        """Every trick of the game, hand by hand (tricks belong to hands, so no inline)."""
+        tricks = (
+            Trick.objects.filter(hand__game=game)
+            .select_related("hand")
+            .prefetch_related("plays")
+            .order_by("hand__number", "number")
+        )
+        rows = format_html_join(
+            "",
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            (
+                (
+                    trick.hand.number,
+                    trick.number,
+                    trick.leader,
+                    " ".join(p.card for p in sorted(trick.plays.all(), key=lambda p: p.order)),
+                    "" if trick.winner is None else trick.winner,
+                    "" if trick.points is None else trick.points,
+                )
+                for trick in tricks
+            ),
+        )
+        return format_html(
+            "<table><tr><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th></tr>"
+            "{}</table>",
+            _("hand"),
+            _("trick"),
+            _("leader"),
+            _("cards"),
+            _("winner"),
+            _("points"),
+            rows,
+        )
 
     def get_search_results(self, request, queryset, search_term):
         queryset, _duplicates = super().get_search_results(request, queryset, search_term)

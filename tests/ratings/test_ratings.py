@@ -196,7 +196,11 @@ def test_admin_actions_for_staff_only_and_logged(client, django_user_model):
     messages = list(LogEntry.objects.values_list("change_message", flat=True))
     assert any("Closed the season" in m for m in messages)
     assert any("abandoned" in m for m in messages)
-    assert b"seed" not in client.get(f"/admin/games/game/{game.pk}/change/").content.lower()
+    page = client.get(f"/admin/games/game/{game.pk}/change/").content.decode()
+    assert "seed" not in page.lower()
+    first = game.hands.get(number=1).tricks.get(number=1)
+    cards = " ".join(first.plays.order_by("order").values_list("card", flat=True))
+    assert f"<td>1</td><td>1</td><td>{first.leader}</td><td>{cards}</td>" in page
 
 
 def test_a_player_who_leaves_ranks_last_and_the_game_ends_for_all(client, django_user_model):
