@@ -24,6 +24,7 @@ def new_invite_token() -> str:
 class BotLevel(models.TextChoices):
     RANDOM = "random", _("Random (easy)")
     HEURISTIC = "heuristic", _("Heuristic (medium)")
+    EXPERT = "expert", _("Expert (hard)")
 
 
 assert set(BotLevel.values) <= set(BOT_NAMES)  # every level offered is a bot the engine has

@@ -1,10 +1,11 @@
 """Computer players, by level name."""
 
 from .base import Bot, Budget
+from .expert import ExpertBot
 from .heuristic import HeuristicBot
 from .random_bot import RandomBot
 
-BOT_CLASSES: dict[str, type[Bot]] = {cls.name: cls for cls in (RandomBot, HeuristicBot)}
+BOT_CLASSES: dict[str, type[Bot]] = {cls.name: cls for cls in (RandomBot, HeuristicBot, ExpertBot)}
 BOT_NAMES = tuple(BOT_CLASSES)
 
 
@@ -18,4 +19,13 @@ def make_bot(name: str, seed: int | str | None = None) -> Bot:
     return cls(seed)
 
 
-__all__ = ["BOT_CLASSES", "BOT_NAMES", "Bot", "Budget", "HeuristicBot", "RandomBot", "make_bot"]
+__all__ = [
+    "BOT_CLASSES",
+    "BOT_NAMES",
+    "Bot",
+    "Budget",
+    "ExpertBot",
+    "HeuristicBot",
+    "RandomBot",
+    "make_bot",
+]

@@ -1,0 +1,146 @@
+"""The expert bot: handed views only, legal, reproducible, and it sees a won game when it can."""
+
+import time
+
+from games.engine import GameState, SeatView, parse_card
+from games.engine.bots import BOT_CLASSES, Budget, ExpertBot, make_bot
+from games.engine.bots.expert import DEFAULT_BUDGET, rollout
+from games.engine.simulation import play_game
+
+FAST = Budget(iterations=12)
+
+
+def _view(hand, trick=(), played=(), scores=(0, 0, 0), target=10, seat=2, leader=0):
+    """A hand-made view of ``seat`` on its turn (cards given as codes), consistent sizes."""
+    hand = tuple(sorted(parse_card(c) for c in hand))
+    trick = tuple(parse_card(c) for c in trick)
+    played = tuple(parse_card(c) for c in played) + trick
+    sizes = [len(hand)] * 3
+    for position in range(len(trick)):
+        sizes[(leader + position) % 3] -= 1
+    return SeatView(
+        seat,
+        target,
+        hand,
+        tuple(sizes),
+        seat,
+        leader,
+        trick,
+        played,
+        (),
+        None,
+        scores,
+        1,
+        (leader + 2) % 3,
+        None,
+    )
+
+
+class SpyBot(ExpertBot):
+    """An expert bot that records every argument it is handed."""
+
+    def __init__(self, seed):
+        super().__init__(seed)
+        self.received = []
+
+    def choose(self, view, budget=None):
+        self.received.append((view, budget))
+        return super().choose(view, budget)
+
+
+def test_the_expert_is_registered():
+    assert BOT_CLASSES["expert"] is ExpertBot
+    assert ExpertBot.label == "Expert (hard)"
+    assert isinstance(make_bot("expert", 1), ExpertBot)
+
+
+def test_the_expert_is_handed_its_own_view_and_nothing_more(monkeypatch):
+    from games.engine import simulation
+
+    spies = []
+
+    def spy_factory(bot_name, seed=None):
+        spy = SpyBot(seed)
+        spies.append(spy)
+        return spy
+
+    monkeypatch.setattr(simulation, "make_bot", spy_factory)
+    simulation.play_game(("expert",) * 3, deal_seed="spy", bot_seed="spy", target=6, budget=FAST)
+    assert len(spies) == 3
+    for seat, spy in enumerate(spies):
+        assert spy.received
+        for view, budget in spy.received:
+            assert type(view) is SeatView and view.seat == seat and view.to_play == seat
+            assert budget is FAST
+            others = set(range(48)) - set(view.hand) - set(view.played)
+            assert set(view.unseen_cards()) == others
+
+
+def test_the_expert_always_returns_a_legal_card():
+    for game in range(3):
+        state = GameState(4 + 3 * game, seed=f"expert-legal-{game}")
+        bots = [make_bot("expert", f"{game}/{seat}") for seat in range(3)]
+        while state.winner is None:
+            seat = state.to_play
+            card = bots[seat].choose(state.view_for(seat), FAST)
+            assert card in state.legal_cards(seat)
+            state.play(seat, card)
+
+
+def test_the_expert_is_deterministic_for_a_seed_and_an_iteration_budget():
+    first, _ = play_game(("expert",) * 3, deal_seed="d", bot_seed="b", target=5, budget=FAST)
+    second, _ = play_game(("expert",) * 3, deal_seed="d", bot_seed="b", target=5, budget=FAST)
+    assert [h.tricks for h in first.hand_log] == [h.tricks for h in second.hand_log]
+
+
+def test_the_same_view_gets_the_same_evaluation():
+    view = _view(["1O", "3C", "7E", "10B", "2O"], leader=2)
+    budget = Budget(iterations=30)
+    one = ExpertBot(7).evaluate(view, budget.iterations)
+    two = ExpertBot(7).evaluate(view, budget.iterations)
+    assert one == two
+    assert set(one) == set(view.hand)
+
+
+def test_the_expert_wins_the_game_deciding_last_trick():
+    # 8 of 10 points, last to play on 5O 7O: only a higher Coins card wins the pair (and the
+    # game); the 12C, a three-suit winner elsewhere, would hand the trick to the 7O.
+    view = _view(["9O", "12C", "2B", "3E"], trick=["5O", "7O"], scores=(5, 6, 8))
+    assert make_bot("expert", 1).choose(view, FAST) == parse_card("9O")
+
+
+def test_the_expert_denies_the_game_to_an_opponent():
+    # Seat 0 has 9 of 10 and leads 3O; seat 1 answered 4E. Three suits with Cups missing is
+    # won by the Coins card, so any Clubs card gives seat 0 the game. Only the Cups card
+    # (Clubs missing) keeps the trick, and the game, from seat 0.
+    view = _view(["2B", "5B", "6C", "9B"], trick=["3O", "4E"], scores=(9, 0, 2), leader=0)
+    card = make_bot("expert", 3).choose(view, FAST)
+    assert card == parse_card("6C")
+
+
+def test_the_expert_plays_the_only_card_left_at_once():
+    view = _view(["4C"], trick=["1O", "2O"])
+    assert ExpertBot(0).choose(view) == parse_card("4C")
+
+
+def test_a_rollout_ends_when_someone_reaches_the_target():
+    # Seat 2 closes 5O 7O with the 9O and reaches the target: a win for seat 2.
+    hands = [[], [], [parse_card("9O")]]
+    trick = [parse_card("5O"), parse_card("7O")]
+    assert rollout(hands, trick, 0, [0, 0, 7], 10, 2) == 1.0
+    hands = [[], [], [parse_card("9O")]]
+    trick = [parse_card("5O"), parse_card("7O")]
+    assert rollout(hands, trick, 0, [0, 0, 7], 10, 0) == -1.0
+
+
+def test_the_default_budget_answers_quickly():
+    # The first decision of a hand is the slowest one: 16 cards, a whole hand to roll out.
+    # The median of a few keeps a busy machine from failing this loose check.
+    times = []
+    for deal in range(5):
+        state = GameState(10, seed=f"think-time-{deal}")
+        view = state.view_for(state.to_play)
+        started = time.perf_counter()
+        ExpertBot(deal).choose(view)
+        times.append(time.perf_counter() - started)
+    assert sorted(times)[2] < DEFAULT_BUDGET.seconds + 0.1  # the clock cap is a safety net
