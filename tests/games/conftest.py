@@ -27,3 +27,18 @@ def bob(make_user):
 @pytest.fixture
 def carol(make_user):
     return make_user("carol")
+
+
+@pytest.fixture(autouse=True)
+def fresh_database_pool():
+    """Give each test a fresh psycopg pool.
+
+    Each async test runs on a new event loop with new executor threads, and a connection a
+    socket task still held when its test ended would stay checked out of the shared pool;
+    over a long run the pool would run dry. (A server has one loop with lasting threads.)
+    """
+    yield
+    from django.db import connection
+
+    if getattr(connection, "pool", None) is not None:
+        connection.close_pool()
