@@ -54,6 +54,23 @@ class Client:
             if board_moves(frame) is not None and predicate(frame):
                 return frame
 
+    async def play_to_the_end(self, timeout=10.0) -> tuple[str, int]:
+        """Play the first card of the hand on each turn until the game ends.
+
+        Return the final board and how many cards this socket played.
+        """
+        played, seen = 0, -1
+        while True:
+            frame = await self.board_where(
+                lambda f, seen=seen: board_moves(f) > seen and (can_play(f) or finished(f)),
+                timeout=timeout,
+            )
+            if finished(frame):
+                return frame, played
+            seen = board_moves(frame)
+            await self.send({"card": hand_cards(frame)[0], "HEADERS": {"HX-Request": "true"}})
+            played += 1
+
     async def send(self, data):
         await self.communicator.send_to(
             text_data=data if isinstance(data, str) else json.dumps(data)
@@ -76,16 +93,7 @@ async def test_a_whole_game_against_two_bots_over_the_socket(alice):
     game = await db(services.game_quick_play)(user=alice)
     client = Client(game.pk, alice, seat=0)
     assert (await client.connect())[0]
-    moves_sent, seen = 0, -1
-    while True:
-        frame = await client.board_where(
-            lambda f, seen=seen: board_moves(f) > seen and (can_play(f) or finished(f))
-        )
-        if finished(frame):
-            break
-        seen = board_moves(frame)
-        await client.send({"card": hand_cards(frame)[0], "HEADERS": {"HX-Request": "true"}})
-        moves_sent += 1
+    frame, moves_sent = await client.play_to_the_end()
     await client.close()
     game = await db(Game.objects.get)(pk=game.pk)
     assert game.status == Game.Status.FINISHED
@@ -177,15 +185,7 @@ async def test_a_move_on_a_finished_game_is_refused(alice):
     )
     client = Client(game.pk, alice, 0)
     await client.connect()
-    seen = -1
-    while True:
-        frame = await client.board_where(
-            lambda f, seen=seen: board_moves(f) > seen and (can_play(f) or finished(f))
-        )
-        if finished(frame):
-            break
-        seen = board_moves(frame)
-        await client.send({"card": hand_cards(frame)[0]})
+    await client.play_to_the_end()
     await refused(client, {"card": "1O"}, "The game is over")
     await client.close()
 
@@ -264,16 +264,7 @@ async def test_search_bots_think_in_another_process(alice, monkeypatch):
     )
     client = Client(game.pk, alice, 0)
     await client.connect()
-    seen = -1
-    while True:
-        frame = await client.board_where(
-            lambda f, seen=seen: board_moves(f) > seen and (can_play(f) or finished(f)),
-            timeout=30,
-        )
-        if finished(frame):
-            break
-        seen = board_moves(frame)
-        await client.send({"card": hand_cards(frame)[0]})
+    await client.play_to_the_end(timeout=30)
     await client.close()
     game = await db(Game.objects.get)(pk=game.pk)
     bot_plays = await db(Play.objects.filter(game=game).exclude(seat=0).count)()
