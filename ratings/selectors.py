@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.db.models import Count, Exists, F, Max, OuterRef, Q, QuerySet, Subquery
 
-from games.models import Game, Seat
+from games.models import Seat
 
 from .models import Leaderboard, PlayerRating, RatingEvent, display_rating
 
@@ -78,4 +78,4 @@ def rating_history(user) -> QuerySet[RatingEvent]:
     return RatingEvent.objects.filter(rating__user=user).select_related("game").order_by("-pk")
 
 
-__all__ = ["Game", "active_boards", "board_events", "rating_history", "standing_row", "standings"]
+__all__ = ["active_boards", "board_events", "rating_history", "standing_row", "standings"]

@@ -219,6 +219,12 @@ async def run_tables(
     return tally
 
 
+def moves_played_by(players: list) -> int:
+    """Cards played so far in all the games of the benchmark's players (bots' cards too)."""
+    users = [user for user, _ in players]
+    return sum(Game.objects.filter(seats__user__in=users).values_list("moves", flat=True))
+
+
 def benchmark(*, tables: int, think: float, seconds: float, url: str | None = None) -> dict:
     """Run the benchmark and return its figures."""
     run = secrets.token_hex(3)
@@ -227,9 +233,7 @@ def benchmark(*, tables: int, think: float, seconds: float, url: str | None = No
     server = None if url else DaphneServer(query_log)
     base = url or f"ws://127.0.0.1:{server.port}"
     origin = base.replace("ws://", "http://").replace("wss://", "https://")
-    moves_before = sum(
-        Game.objects.filter(seats__user__in=[u for u, _ in players]).values_list("moves", flat=True)
-    )
+    moves_before = moves_played_by(players)
     started = time.perf_counter()
     try:
         tally = asyncio.run(
@@ -246,14 +250,7 @@ def benchmark(*, tables: int, think: float, seconds: float, url: str | None = No
         elapsed = time.perf_counter() - started
         if server:
             server.stop()
-    all_moves = (
-        sum(
-            Game.objects.filter(seats__user__in=[u for u, _ in players]).values_list(
-                "moves", flat=True
-            )
-        )
-        - moves_before
-    )
+    all_moves = moves_played_by(players) - moves_before
     lat = [x * 1000 for x in tally.latencies]
     return {
         "tables": tables,

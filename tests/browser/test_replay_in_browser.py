@@ -5,10 +5,9 @@ import os
 import pytest
 
 from games import services
-from games.engine import CARD_CODES
 from games.models import Game
 from games.records import game_record
-from games.selectors import game_load
+from tests.games.helpers import play_out
 
 pytestmark = pytest.mark.browser
 
@@ -19,13 +18,7 @@ def finished_game(user) -> Game:
     game = services.game_create(
         creator=user, target=12, seat_kinds=["me", "random", "random"], is_public=True
     )
-    while True:
-        services.bots_play_until_human(game_id=game.pk)
-        game.refresh_from_db()
-        if game.status != Game.Status.IN_PROGRESS:
-            return game
-        hand = game_load(game).state.hands[0]
-        services.card_play(game_id=game.pk, user=user, card=CARD_CODES[hand[0]])
+    return play_out(game, user)
 
 
 def shown(page) -> tuple[int, int, list[str], int]:

@@ -66,3 +66,18 @@ def assert_no_hidden_cards(text: str, game: Game, seat: int | None, moves: int |
         code, name = CARD_CODES[card], card_name(card)
         assert f'"{code}"' not in text and f">{code}<" not in text, (code, seat, moves)
         assert name not in text, (name, seat, moves)
+
+
+def play_out(game: Game, user) -> Game:
+    """Finish ``game`` (``user`` in seat 0, bots elsewhere): bots answer, ``user`` plays its
+    first card each turn. Return the game as it ended."""
+    from games import services
+    from games.selectors import game_load
+
+    while True:
+        services.bots_play_until_human(game_id=game.pk)
+        game.refresh_from_db()
+        if game.status != Game.Status.IN_PROGRESS:
+            return game
+        hand = game_load(game).state.hands[0]
+        services.card_play(game_id=game.pk, user=user, card=CARD_CODES[hand[0]])

@@ -8,11 +8,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games import services
-from games.engine import CARD_CODES
 from games.history import duration_text
 from games.models import Game
 from games.records import game_record
-from games.selectors import game_load
+
+from .helpers import play_out
 
 pytestmark = pytest.mark.django_db
 
@@ -36,14 +36,7 @@ def with_people(creator, others, target=10, is_public=True) -> Game:
 
 
 def played_out(user, target=3) -> Game:
-    game = with_bots(user, target=target, kinds=["me", "random", "random"])
-    while True:
-        services.bots_play_until_human(game_id=game.pk)
-        game.refresh_from_db()
-        if game.status != Game.Status.IN_PROGRESS:
-            return game
-        hand = game_load(game).state.hands[0]
-        services.card_play(game_id=game.pk, user=user, card=CARD_CODES[hand[0]])
+    return play_out(with_bots(user, target=target, kinds=["me", "random", "random"]), user)
 
 
 def end(game: Game, winner: int | None, minutes: int = 7) -> Game:

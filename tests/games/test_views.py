@@ -12,7 +12,7 @@ from games.models import Game, Play, Seat
 from games.records import game_record
 from games.selectors import game_load
 
-from .helpers import can_play, hand_cards
+from .helpers import can_play, hand_cards, play_out
 
 pytestmark = pytest.mark.django_db
 
@@ -67,13 +67,7 @@ def three_humans(alice, bob, carol, target=10) -> Game:
 
 
 def finish_against_bots(user) -> Game:
-    game = create(user, BOTS, target=1)
-    while True:
-        services.bots_play_until_human(game_id=game.pk)
-        game.refresh_from_db()
-        if game.status != Game.Status.IN_PROGRESS:
-            return game
-        services.card_play(game_id=game.pk, user=user, card=hand_of(game, 0)[0])
+    return play_out(create(user, BOTS, target=1), user)
 
 
 # -- home and lobby -------------------------------------------------------------------------
