@@ -37,7 +37,8 @@ def press(page, key: str, hand: int, trick: int) -> None:
     page.keyboard.press(key)
     page.wait_for_function(
         "([h, t]) => { const b = document.querySelector('#replay-board');"
-        " return b && b.dataset.hand == h && b.dataset.trick == t; }",
+        " return b && b.dataset.hand == h && b.dataset.trick == t"
+        " && !b.classList.contains('htmx-settling') && !document.querySelector('.htmx-request'); }",
         arg=[hand, trick],
     )
 
