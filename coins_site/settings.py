@@ -101,16 +101,28 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_boo
     }
 
 REDIS_URL = os.environ.get("REDIS_URL")
+CHANNEL_CAPACITY = int(os.environ.get("CHANNEL_CAPACITY", "10000"))
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            # redis-py 8 would drop idle sockets after 5 s (channels_redis #422).
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": None}]},
+            "CONFIG": {
+                # redis-py 8 would drop idle sockets after 5 s (channels_redis #422).
+                "hosts": [{"address": REDIS_URL, "socket_timeout": None}],
+                # All the sockets of one process share a single Redis queue, and a group
+                # message to a full queue is silently dropped: 100 (the default) lost table
+                # updates once a busy worker had 100 tables waiting.
+                "capacity": CHANNEL_CAPACITY,
+            },
         }
     }
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels.layers.InMemoryChannelLayer",
+            "CONFIG": {"capacity": CHANNEL_CAPACITY},
+        }
+    }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -88,15 +88,20 @@ class TableConsumer(AsyncWebsocketConsumer):
         if isinstance(card, _Refusal):
             await self.send(render_message(card.message))
             return
+        # Bots that answer without a pause answer in the same call: one update, not two.
+        bots_follow = not settings.COINS_BOT_PAUSE
         try:
-            html, moves = await in_db_thread(_play_and_render)(self.game_id, self.user, card)
+            html, moves, bot_due = await in_db_thread(_play_and_render)(
+                self.game_id, self.user, card, bots_follow
+            )
         except (services.GameError, IllegalPlay) as error:
             await self.send(render_message(str(error)))
             return
         self.sent_moves = moves
         await self.send(html)
         await self.channel_layer.group_send(self.group, {"type": "table.update", "moves": moves})
-        self.drive_bots(expected_moves=moves)
+        if bot_due:
+            self.drive_bots(expected_moves=moves, level=bot_due)
 
     async def send_hint(self):
         """Answer a hint request with the card the strongest bot would play, and why."""
@@ -123,34 +128,38 @@ class TableConsumer(AsyncWebsocketConsumer):
             self.sent_moves = moves
             await self.send(html)
 
-    def drive_bots(self, expected_moves: int | None = None):
-        """Play pending bot moves; if this socket is already doing so, go round once more."""
+    def drive_bots(self, expected_moves: int | None = None, level: str | None = None):
+        """Play pending bot moves; if this socket is already doing so, go round once more.
+
+        ``expected_moves`` and ``level`` say which bot is due, when the caller knows.
+        """
         if self.bot_task is None or self.bot_task.done():
             self.bots_again = False
-            self.bot_task = asyncio.create_task(self._play_bots(expected_moves))
+            self.bot_task = asyncio.create_task(self._play_bots(expected_moves, level))
+            self.bot_task.add_done_callback(_log_failure)
         else:
             self.bots_again = True
 
-    async def _play_bots(self, moves: int | None):
+    async def _play_bots(self, moves: int | None, level: str | None):
         while True:
-            await self._play_bot_turns(moves)
+            await self._play_bot_turns(moves, level)
             if not self.bots_again:
                 return
-            self.bots_again, moves = False, None
+            self.bots_again, moves, level = False, None, None
 
-    async def _play_bot_turns(self, moves: int | None):
+    async def _play_bot_turns(self, moves: int | None, level: str | None):
         """Play the bots' turns: one by one after a pause, or all at once without one.
 
-        Search bots think in another process (games/thinking.py), never in this one.
+        Search bots think in another process (games/thinking.py), never in this one. A bot
+        move names the next bot due, so only a turn nobody announced costs a lookup.
         """
         pause = settings.COINS_BOT_PAUSE
-        level = None
-        while True:
-            if moves is None or level is None or pause:
-                turn = await in_db_thread(bot_turn)(self.game_id)
-                if turn is None:
-                    return
-                moves, level = turn
+        if moves is None or level is None:
+            turn = await in_db_thread(bot_turn)(self.game_id)
+            if turn is None:
+                return
+            moves, level = turn
+        while level:
             if pause:
                 await asyncio.sleep(pause)
             if level in SEARCH_BOTS:
@@ -163,7 +172,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_send(
                 self.group, {"type": "table.update", "moves": result.moves}
             )
-            moves, level = None, None
+            moves, level = result.moves, result.bot_due
 
     async def _think_and_play(self, moves: int):
         found = await in_db_thread(services.bot_view)(game_id=self.game_id, expected_moves=moves)
@@ -183,6 +192,12 @@ class TableConsumer(AsyncWebsocketConsumer):
             if key == "invite":
                 return value
         return ""
+
+
+def _log_failure(task: asyncio.Task) -> None:
+    """Log a bot task that failed: nobody awaits it, so its error would otherwise vanish."""
+    if not task.cancelled() and task.exception() is not None:
+        log.error("Bot moves failed", exc_info=task.exception())
 
 
 class _Refusal:
@@ -225,11 +240,16 @@ def _render_for(game_id: int, seed: str, user, moves: int | None) -> tuple[str, 
         return render_board(board_context(game, user, loaded=loaded)), game.moves
 
 
-def _play_and_render(game_id: int, user, card: str) -> tuple[str, int]:
-    with counted("human"):
-        result = services.card_play(game_id=game_id, user=user, card=card)
+def _play_and_render(
+    game_id: int, user, card: str, bots_follow: bool
+) -> tuple[str, int, str | None]:
+    """Play the card (and the bots' answers if they follow); return the board, the move
+    count and the level of the bot due next, if any."""
+    with counted("human") as box:
+        result = services.card_play(game_id=game_id, user=user, card=card, bots_follow=bots_follow)
+        box["moves"] = result.played
         context = board_context(result.loaded.game, user, loaded=result.loaded)
-        return render_board(context), result.moves
+        return render_board(context), result.moves, result.bot_due
 
 
 def _pending_without_search(*, game_id: int, expected_moves: int):

@@ -27,9 +27,10 @@ from .engine import (
     parse_card,
 )
 from .engine.bots import Budget, make_bot
-from .models import BotLevel, Game, Hand, Play, Seat, Trick
+from .models import BotLevel, Game, Hand, Seat
+from .move_rows import MoveRows
 from .selectors import LoadedGame, game_load, remember
-from .signals import game_over
+from .signals import announce_game_over
 from .thinking import SEARCH_BOTS
 
 ME, OPEN = "me", "open"
@@ -65,10 +66,19 @@ class MoveResult:
     seat: int
     card: str
     trick: TrickRecord | None
+    played: int = 1  # moves played by the call that returns this one (bots that followed too)
 
     @property
     def moves(self) -> int:
         return self.loaded.game.moves
+
+    @property
+    def bot_due(self) -> str | None:
+        """The level of the bot to play next, or None (a person's turn, or the game is over)."""
+        state = self.loaded.state
+        if state.winner is not None or not self.loaded.game.is_running:
+            return None
+        return self.loaded.seats[state.to_play].bot or None
 
 
 def _locked_game(game_id: int) -> Game:
@@ -191,10 +201,14 @@ def _start(game: Game) -> None:
 # -- playing --------------------------------------------------------------------------------
 
 
-def card_play(*, game_id: int, user, card: object) -> MoveResult:
+def card_play(*, game_id: int, user, card: object, bots_follow: bool = False) -> MoveResult:
     """Play ``card`` (a code such as "12O") for ``user``'s seat.
 
-    Raise GameError or IllegalPlay with a message for the player; nothing changes then.
+    With ``bots_follow`` the bots that are due next answer in the same transaction (search
+    bots excepted: they think in another process), so a table whose bots do not pause costs
+    one lock, one commit and one update for the person's move and the bots' replies.
+    Return the last move played. Raise GameError or IllegalPlay with a message for the
+    player; nothing changes then.
     """
     card = parse_card(card)  # only codes: an int would be taken as the engine's card number
     with transaction.atomic():
@@ -207,8 +221,15 @@ def card_play(*, game_id: int, user, card: object) -> MoveResult:
         if loaded.state.to_play != seat.number:
             due = loaded.seats[loaded.state.to_play]
             raise NotYourTurn(_("It is not your turn: %(name)s plays next.") % {"name": _name(due)})
-        result = _apply(loaded, seat.number, card)
-        transaction.on_commit(partial(remember, loaded))
+        rows = MoveRows(loaded)
+        result = _apply(rows, seat.number, card)
+        if bots_follow:
+            moves = result.moves
+            answer = _play_due_bots(rows, limit=None, search_inline=False)
+            if answer is not None:
+                answer.played = answer.moves - moves + 1
+                result = answer
+        _write(rows)
         return result
 
 
@@ -259,8 +280,9 @@ def bot_play_card(*, game_id: int, expected_moves: int, card: int) -> MoveResult
         seat = loaded.seats[loaded.state.to_play]
         if not seat.is_bot:
             return None
-        result = _apply(loaded, seat.number, card)
-        transaction.on_commit(partial(remember, loaded))
+        rows = MoveRows(loaded)
+        result = _apply(rows, seat.number, card)
+        _write(rows)
         return result
 
 
@@ -302,19 +324,26 @@ def _bot_moves(
             return None
         if expected_moves is not None and game.moves != expected_moves:
             return None
-        loaded = game_load(game)
-        state, last = loaded.state, None
-        while state.winner is None and (limit is None or limit > 0):
-            seat = loaded.seats[state.to_play]
-            if not seat.is_bot or (not search_inline and seat.bot in SEARCH_BOTS):
-                break
-            bot = make_bot(seat.bot, seed=_bot_seed(game))
-            budget = Budget(seconds=settings.COINS_BOT_SECONDS)
-            last = _apply(loaded, seat.number, bot.choose(state.view_for(seat.number), budget))
-            limit = None if limit is None else limit - 1
+        rows = MoveRows(game_load(game))
+        last = _play_due_bots(rows, limit, search_inline)
         if last is not None:
-            transaction.on_commit(partial(remember, loaded))
+            _write(rows)
         return last
+
+
+def _play_due_bots(rows: MoveRows, limit: int | None, search_inline: bool) -> MoveResult | None:
+    """Play up to ``limit`` bot moves (all that are due if None); return the last one."""
+    loaded = rows.loaded
+    state, game, last = loaded.state, loaded.game, None
+    while state.winner is None and (limit is None or limit > 0):
+        seat = loaded.seats[state.to_play]
+        if not seat.is_bot or (not search_inline and seat.bot in SEARCH_BOTS):
+            break
+        bot = make_bot(seat.bot, seed=_bot_seed(game))
+        budget = Budget(seconds=settings.COINS_BOT_SECONDS)
+        last = _apply(rows, seat.number, bot.choose(state.view_for(seat.number), budget))
+        limit = None if limit is None else limit - 1
+    return last
 
 
 def bots_play_if_idle(*, game: Game) -> bool:
@@ -349,65 +378,20 @@ def _require_running(game: Game) -> None:
         raise GameNotRunning(_("The game is over."))
 
 
-def _apply(loaded: LoadedGame, seat: int, card: object) -> MoveResult:
-    """Play on the engine state, then write the rows that record it."""
-    state, game = loaded.state, loaded.game
-    hand_number, trick_number, position = state.hand_number, state.trick_number, len(state.trick)
-    trick = state.play(seat, card)  # raises IllegalPlay before any write
-    code = CARD_CODES[trick.cards[-1] if trick else state.trick[-1]]
-    hand_id = loaded.hand_ids[hand_number]
-    if position == 0:
-        trick_id = Trick.objects.create(hand_id=hand_id, number=trick_number, leader=seat).pk
-    else:
-        trick_id = loaded.current_trick_id
-    Play.objects.create(
-        game=game,
-        hand_id=hand_id,
-        trick_id=trick_id,
-        sequence=game.moves,
-        order=position,
-        seat=seat,
-        card=code,
-    )
-    loaded.current_trick_id = trick_id if trick is None else None
-    if trick is not None:
-        _record_trick(loaded, trick_id, trick, hand_number)
-    _save_progress(game, state)
-    return MoveResult(loaded, seat, code, trick)
+def _apply(rows: MoveRows, seat: int, card: object) -> MoveResult:
+    """Play on the engine state (raising IllegalPlay before anything is noted), and note
+    the rows that record the move."""
+    state = rows.loaded.state
+    hand_number, trick_number, order = state.hand_number, state.trick_number, len(state.trick)
+    trick = state.play(seat, card)
+    code = rows.record(seat, trick, hand_number, trick_number, order)
+    return MoveResult(rows.loaded, seat, code, trick)
 
 
-def _record_trick(loaded: LoadedGame, trick_id: int, trick: TrickRecord, hand_number: int):
-    state = loaded.state
-    Trick.objects.filter(pk=trick_id).update(winner=trick.winner, points=trick.points)
-    if trick.points:  # Seat objects stay as loaded (they are shared by the cache)
-        Seat.objects.filter(pk=loaded.seats[trick.winner].pk).update(
-            score=state.scores[trick.winner]
-        )
-    if state.hand_number != hand_number:
-        hand = Hand.objects.create(
-            game=loaded.game,
-            number=state.hand_number,
-            dealer=state.dealer,
-            deck=[CARD_CODES[c] for c in state.current_hand.deck],
-        )
-        loaded.hand_ids[state.hand_number] = hand.pk
-
-
-def _save_progress(game: Game, state: GameState) -> None:
-    game.moves += 1
-    game.to_play = state.to_play
-    fields = ["moves", "to_play", "updated_at"]
-    if state.winner is not None:
-        game.status = Game.Status.FINISHED
-        game.winner_seat = state.winner
-        game.finished_at = timezone.now()
-        fields += ["status", "winner_seat", "finished_at"]
-        _announce_game_over(game)
-    game.save(update_fields=fields)
-
-
-def _announce_game_over(game: Game) -> None:
-    transaction.on_commit(partial(game_over.send, sender=Game, game_id=game.pk))
+def _write(rows: MoveRows) -> None:
+    """Write the moves' rows, and cache the game as they leave it once they are committed."""
+    rows.write()
+    transaction.on_commit(partial(remember, rows.loaded))
 
 
 def game_resign(*, game_id: int, user) -> Game:
@@ -434,7 +418,7 @@ def game_abandon(*, game_id: int) -> Game:
         game.save(update_fields=["status", "finished_at", "updated_at"])
         transaction.on_commit(partial(state_cache.drop, (game.pk, game.seed)))
         if game.was_dealt:
-            _announce_game_over(game)
+            announce_game_over(game.pk)
     return game
 
 

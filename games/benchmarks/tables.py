@@ -33,6 +33,7 @@ from games.models import Game
 BOARD_MOVES = re.compile(r'id="board"[^>]*data-moves="(\d+)"')
 HAND = re.compile(r'<section id="hand".*?</section>', re.S)
 CARD = re.compile(r'data-card="([^"]+)"')
+STALL_SECONDS = 15  # a table that hears nothing for this long has lost an update
 
 
 @dataclass
@@ -41,6 +42,7 @@ class Tally:
     human_moves: int = 0
     games_finished: int = 0
     errors: Counter = field(default_factory=Counter)
+    stalls: list = field(default_factory=list)  # (game id, moves seen) of tables left waiting
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -69,7 +71,7 @@ def logged_in_session(user) -> str:
 
 def new_player(run: str, number: int) -> tuple[object, str]:
     user = get_user_model().objects.create_user(
-        f"bench-{run}-{number}", password=secrets.token_hex(8)
+        f"bench-{run}-{number}"  # no password: nobody logs in as a benchmark player
     )
     return user, logged_in_session(user)
 
@@ -79,6 +81,8 @@ class DaphneServer:
 
     def __init__(self, query_log: Path):
         self.port = free_port()
+        self.log_path = query_log.with_name("daphne.log")
+        log = self.log_path.open("wb")
         env = {**os.environ, "COINS_BOT_PAUSE": "0", "COINS_QUERY_LOG": str(query_log)}
         env.setdefault("ALLOWED_HOSTS", "127.0.0.1,localhost")
         self.process = subprocess.Popen(
@@ -94,7 +98,7 @@ class DaphneServer:
             ],
             env=env,
             stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
+            stderr=log,
             cwd=settings.BASE_DIR,
         )
         deadline = time.monotonic() + 30
@@ -103,7 +107,7 @@ class DaphneServer:
                 if probe.connect_ex(("127.0.0.1", self.port)) == 0:
                     return
             if self.process.poll() is not None:
-                raise RuntimeError(self.process.stderr.read().decode()[-2000:])
+                raise RuntimeError(self.log_path.read_text()[-2000:])
             time.sleep(0.1)
         raise RuntimeError("Daphne did not start within 30 s.")
 
@@ -129,7 +133,11 @@ async def play_table(
             max_size=2**22,
             compression=None,
         ) as ws:
-            if not await _play_game(ws, think, deadline, tally):
+            ws.game_id = game.pk
+            try:
+                if not await _play_game(ws, think, deadline, tally):
+                    return
+            except TimeoutError:
                 return
         tally.games_finished += 1
 
@@ -137,7 +145,11 @@ async def play_table(
 async def _next_board(ws, tally: Tally, after: int = -1) -> tuple[str | None, int]:
     """Return the next board frame showing more than ``after`` moves, or None on an error."""
     while True:
-        frame = await ws.recv()
+        try:
+            frame = await asyncio.wait_for(ws.recv(), STALL_SECONDS)
+        except TimeoutError:
+            tally.stalls.append((ws.game_id, after))
+            raise
         found = BOARD_MOVES.search(frame, 0, 600)  # the board's opening tag comes first
         if found is None:
             tally.errors[frame[:120]] += 1
@@ -173,6 +185,9 @@ async def _play_game(ws, think: float, deadline: float, tally: Tally) -> bool:
 
 
 def query_figures(path: Path) -> dict:
+    """Sum the server's query log: each "human" block is one person's move (with the bots'
+    answers when they follow at once), "bot" blocks are bot moves played on their own and
+    "push" blocks are boards rendered for other sockets."""
     totals = {kind: [0, 0, 0] for kind in ("human", "bot", "push")}  # queries, moves, blocks
     if path.exists():
         for line in path.read_text().splitlines():
@@ -183,17 +198,17 @@ def query_figures(path: Path) -> dict:
             entry[0] += int(queries)
             entry[1] += int(moves)
             entry[2] += 1
-    human_q, human_n, _ = totals["human"]
+    human_q, human_moves, human_n = totals["human"]
     bot_q, bot_n, _ = totals["bot"]
     push_q, _, push_n = totals["push"]
+    all_q, all_moves = human_q + bot_q + push_q, human_moves + bot_n
     return {
-        "queries_per_human_move": round(human_q / human_n, 2) if human_n else None,
+        "queries_per_human_move_call": round(human_q / human_n, 2) if human_n else None,
+        "bot_moves_in_human_call": round((human_moves - human_n) / human_n, 2) if human_n else None,
         "queries_per_bot_move": round(bot_q / bot_n, 2) if bot_n else None,
         "queries_per_push": round(push_q / push_n, 2) if push_n else None,
-        "queries_per_human_move_all_in": round((human_q + bot_q + push_q) / human_n, 2)
-        if human_n
-        else None,
-        "bot_moves": bot_n,
+        "queries_per_move": round(all_q / all_moves, 2) if all_moves else None,
+        "queries_per_human_move_all_in": round(all_q / human_n, 2) if human_n else None,
     }
 
 
@@ -270,5 +285,6 @@ def benchmark(*, tables: int, think: float, seconds: float, url: str | None = No
         },
         "games_finished": tally.games_finished,
         "errors": sum(tally.errors.values()),
+        "stalled_tables": tally.stalls,
         **(query_figures(query_log) if not url else {}),
     }

@@ -102,6 +102,26 @@ async def test_a_whole_game_against_two_bots_over_the_socket(alice):
     await scan_frames(client, game)
 
 
+async def test_bots_without_a_pause_answer_in_the_same_update(alice, settings):
+    """With no bot pause, the reply to a card already shows the bots' answers: one frame."""
+    settings.COINS_BOT_PAUSE = 0
+    game = await db(services.game_quick_play)(user=alice)
+    client = Client(game.pk, alice, seat=0)
+    assert (await client.connect())[0]
+    for _ in range(5):
+        frame = await client.board_where(lambda f: can_play(f) or finished(f))
+        if finished(frame):
+            break
+        client.frames.clear()
+        await client.send({"card": hand_cards(frame)[0]})
+        reply = await client.receive()
+        assert can_play(reply) or finished(reply)  # the bots have played up to alice again
+        assert await client.communicator.receive_nothing(timeout=0.2)  # and nothing else came
+        current = await db(Game.objects.get)(pk=game.pk)
+        assert board_moves(reply) == current.moves
+    await client.close()
+
+
 async def test_two_humans_and_a_bot_see_each_others_moves(alice, bob):
     game = await db(services.game_create)(
         creator=alice, target=5, seat_kinds=["me", "open", "random"]

@@ -259,3 +259,44 @@ def test_out_of_turn_names_the_player_due_not_a_seat_number(alice, bob, carol):
             game_id=game.pk, user=users[other], card=CARD_CODES[state.hands[other][0]]
         )
     assert users[due].username in str(error.value) and "seat" not in str(error.value)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_bots_that_follow_a_move_answer_in_its_transaction_and_rows_match_the_engine(alice):
+    """With ``bots_follow`` one call plays the person's card and the bots' answers; the
+    rows written in one batch (new tricks, finished tricks, scores, new deals) rebuild the
+    very game the engine played, and a call stays within ten queries (lock, new tricks,
+    finished trick, plays, scores, a new deal, game)."""
+    from games.selectors import _rebuild, seats_of
+
+    game = services.game_quick_play(user=alice, target=30)  # long enough for new deals
+    services.bots_play_until_human(game_id=game.pk)
+    worst, hands_seen = 0, set()
+    while True:
+        state = game_load(Game.objects.get(pk=game.pk)).state
+        before = Game.objects.get(pk=game.pk).moves
+        card = CARD_CODES[state.hands[0][0]]
+        with CaptureQueriesContext(connection) as queries:
+            result = services.card_play(game_id=game.pk, user=alice, card=card, bots_follow=True)
+        after = result.loaded.state
+        if after.winner is None:  # the last call also rates the game once it commits
+            worst = max(worst, len(queries))
+        hands_seen.add(after.hand_number)
+        assert result.moves == before + result.played
+        assert after.winner is not None or after.to_play == 0  # bots answered up to alice
+        fresh = Game.objects.get(pk=game.pk)
+        rebuilt = _rebuild(fresh, seats_of(fresh))
+        assert rebuilt.state.trick == after.trick and rebuilt.state.scores == after.scores
+        assert rebuilt.current_trick_id == result.loaded.current_trick_id
+        if after.winner is not None:
+            break
+    assert fresh.status == Game.Status.FINISHED and len(hands_seen) >= 2
+    assert worst <= 10, worst
+    record = game_record(fresh)
+    replayed = state_from_record(record)
+    expected = record_of(replayed, game_id=str(game.pk), players=players_of(rebuilt.seats))
+    assert record_json(record) == record_json(expected)
+    assert (
+        list(Seat.objects.filter(game=game).order_by("number").values_list("score", flat=True))
+        == record["scores"]
+    )

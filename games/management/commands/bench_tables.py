@@ -42,10 +42,9 @@ class Command(BaseCommand):
             f"{figures['all_moves']} moves in all ({figures['moves_per_second']}/s)\n"
             f"move-to-update latency: p50 {lat['p50']} ms, p95 {lat['p95']} ms, "
             f"p99 {lat['p99']} ms, max {lat['max']} ms\n"
-            f"queries per human move: {figures.get('queries_per_human_move')} "
-            f"(bot move {figures.get('queries_per_bot_move')}, "
-            f"board push {figures.get('queries_per_push')}, "
-            f"all-in per human move {figures.get('queries_per_human_move_all_in')}); "
-            f"errors {figures['errors']}"
+            f"queries per human move, with the bots' answers and every push: "
+            f"{figures.get('queries_per_human_move_all_in')} "
+            f"({figures.get('queries_per_move')} per move of any seat); "
+            f"errors {figures['errors']}, stalled tables {len(figures['stalled_tables'])}"
         )
         self.stdout.write(json.dumps(figures))
