@@ -111,6 +111,14 @@ class DaphneServer:
             time.sleep(0.1)
         raise RuntimeError("Daphne did not start within 30 s.")
 
+    def cpu_seconds(self) -> float | None:
+        """CPU time (user + system) the server has used so far; None off Linux."""
+        try:
+            fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return None
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def stop(self) -> None:
         self.process.send_signal(signal.SIGTERM)
         try:
@@ -250,6 +258,8 @@ def benchmark(*, tables: int, think: float, seconds: float, url: str | None = No
     origin = base.replace("ws://", "http://").replace("wss://", "https://")
     moves_before = moves_played_by(players)
     started = time.perf_counter()
+    cpu_before = server.cpu_seconds() if server else None
+    cpu_used = None
     try:
         tally = asyncio.run(
             run_tables(
@@ -264,6 +274,9 @@ def benchmark(*, tables: int, think: float, seconds: float, url: str | None = No
     finally:
         elapsed = time.perf_counter() - started
         if server:
+            cpu_after = server.cpu_seconds()
+            if cpu_before is not None and cpu_after is not None:
+                cpu_used = cpu_after - cpu_before
             server.stop()
     all_moves = moves_played_by(players) - moves_before
     lat = [x * 1000 for x in tally.latencies]
@@ -284,6 +297,11 @@ def benchmark(*, tables: int, think: float, seconds: float, url: str | None = No
             "mean": round(statistics.fmean(lat), 2) if lat else None,
         },
         "games_finished": tally.games_finished,
+        # What the server spends per person's move (their card, the bots' answers, the
+        # pushes): the figure that decides how many tables one process can serve.
+        "server_cpu_ms_per_human_move": round(cpu_used * 1000 / tally.human_moves, 2)
+        if cpu_used and tally.human_moves
+        else None,
         "errors": sum(tally.errors.values()),
         "stalled_tables": tally.stalls,
         **(query_figures(query_log) if not url else {}),
