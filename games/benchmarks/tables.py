@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import random
 import re
 import secrets
 import signal
@@ -131,7 +132,13 @@ class DaphneServer:
 async def play_table(
     *, base: str, session_key: str, user, think: float, deadline: float, tally: Tally, origin: str
 ) -> None:
-    """Play games at one table until the deadline, timing each move's update."""
+    """Play games at one table until the deadline, timing each move's update.
+
+    People do not all sit down in the same millisecond: each table starts at a random
+    moment within one thinking time, else every table's 1 s timer would fire at once for
+    the whole run and measure a burst of N simultaneous moves rather than N tables.
+    """
+    await asyncio.sleep(random.uniform(0, think))
     while time.monotonic() < deadline:
         game = await sync_to_async(services.game_quick_play)(user=user)
         headers = {"Cookie": f"sessionid={session_key}", "Origin": origin}
