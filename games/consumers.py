@@ -12,7 +12,11 @@ from channels.consumer import get_handler_name
 from channels.db import DatabaseSyncToAsync
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation.trans_real import parse_accept_lang_header
+
+from accounts.selectors import preferred_language
 
 from . import services
 from .engine import IllegalPlay
@@ -64,6 +68,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.bot_task: asyncio.Task | None = None
         self.bots_again = False
         refusal, self.seed = await in_db_thread(_access)(self.game_id, self.user, self._invite())
+        # Set in this socket's own context: its handlers, bot task and database threads
+        # (which copy the context) all render in the viewer's language.
+        translation.activate(await in_db_thread(socket_language)(self.user, self.scope))
         if refusal is not None:
             await self.close(code=refusal)
             return
@@ -218,6 +225,25 @@ def _card_from_message(text_data, bytes_data) -> str | _Refusal:
     if not isinstance(data, dict) or not isinstance(data.get("card"), str):
         return _Refusal(_('Say which card to play, like {"card": "12O"}.'))
     return data["card"]
+
+
+def socket_language(user, scope) -> str:
+    """The language of a socket's viewer, chosen as for their pages: the profile's choice,
+    else the language cookie, else the browser's ``Accept-Language``, else the default."""
+    language = preferred_language(user) if user is not None else ""
+    if language:
+        return language
+    cookie = scope.get("cookies", {}).get(settings.LANGUAGE_COOKIE_NAME, "")
+    if cookie and cookie in dict(settings.LANGUAGES):
+        return cookie
+    headers = dict(scope.get("headers", []))
+    accept = headers.get(b"accept-language", b"").decode("latin-1")
+    for code, _quality in parse_accept_lang_header(accept):
+        try:
+            return translation.get_supported_language_variant(code)
+        except LookupError:
+            continue
+    return settings.LANGUAGE_CODE
 
 
 def _access(game_id: int, user, invite: str) -> tuple[int | None, str]:

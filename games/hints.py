@@ -6,7 +6,8 @@ from itertools import permutations
 
 from django.utils.translation import gettext as _
 
-from .engine import CARD_POINTS, SeatView, card_name, resolve_trick
+from .card_names import card_label
+from .engine import CARD_POINTS, SeatView, resolve_trick
 from .engine.bots import BOT_NAMES
 
 HINT_BOT = "expert" if "expert" in BOT_NAMES else "heuristic"
@@ -24,7 +25,7 @@ def win_chance(view: SeatView, card: int) -> float:
 
 def explain(view: SeatView, card: int) -> str:
     """One sentence saying why ``card`` is a good play from ``view``."""
-    name = card_name(card)
+    name = card_label(card)
     coins = sum(CARD_POINTS[c] for c in view.trick) + CARD_POINTS[card]
     if len(view.trick) == 2:
         if resolve_trick(*view.trick, card)[0] == 2:

@@ -11,7 +11,8 @@ from django.utils.translation import gettext as _
 
 from accounts.selectors import public_name
 
-from .engine import CARD_CODES, SUIT_LETTERS, SUIT_NAMES, SeatView, card_name, trick_case
+from .card_names import SUIT_NAMES, card_label
+from .engine import CARD_CODES, SUIT_LETTERS, SeatView, trick_case
 from .engine.cards import rank_of
 from .models import BotLevel, Game, Seat
 
@@ -23,7 +24,7 @@ def card_info(card: int) -> dict:
         "rank": rank_of(card),
         "suit": SUIT_LETTERS[card // 12],
         "suit_name": SUIT_NAMES[card // 12],
-        "name": card_name(card),
+        "name": card_label(card),
         "points": card // 12 == 1,
     }
 
@@ -64,7 +65,7 @@ def table_context(game: Game, seats: list[Seat], view: SeatView | None) -> dict:
         return context
     context.update(
         hand=[
-            {**card_info(card), "play_label": _("Play the %(name)s") % {"name": card_name(card)}}
+            {**card_info(card), "play_label": _("Play the %(name)s") % {"name": card_label(card)}}
             for card in hand_order(view.hand)
         ],
         play_url=reverse("game_play", args=[game.pk]),

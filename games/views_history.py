@@ -17,7 +17,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 from django.views import View
 
 from . import history
@@ -38,12 +38,12 @@ def _int(value: str | None) -> int | None:
 # -- replay ---------------------------------------------------------------------------------
 
 STEP_LABELS = {
-    "first": ("«", _lazy("First trick")),
-    "prev_hand": ("▲", _lazy("Previous hand")),
-    "prev": ("◀", _lazy("Previous trick")),
-    "next": ("▶", _lazy("Next trick")),
-    "next_hand": ("▼", _lazy("Next hand")),
-    "last": ("»", _lazy("Last trick")),
+    "first": ("«", gettext_lazy("First trick")),
+    "prev_hand": ("▲", gettext_lazy("Previous hand")),
+    "prev": ("◀", gettext_lazy("Previous trick")),
+    "next": ("▶", gettext_lazy("Next trick")),
+    "next_hand": ("▼", gettext_lazy("Next hand")),
+    "last": ("»", gettext_lazy("Last trick")),
 }
 
 

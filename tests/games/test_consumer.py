@@ -122,6 +122,39 @@ async def test_bots_without_a_pause_answer_in_the_same_update(alice, settings):
     await client.close()
 
 
+async def test_each_socket_gets_boards_in_its_viewers_language(alice, bob):
+    """A Spanish player and an English one at one table: every push is rendered per socket,
+    in its viewer's language (the profile's choice, else the browser's)."""
+    from accounts.models import Profile
+
+    await db(Profile.objects.filter(user=alice).update)(language="es")
+    alice = await db(type(alice).objects.get)(pk=alice.pk)  # as a new connection loads her
+    game = await db(services.game_create)(
+        creator=alice, target=10, seat_kinds=["me", "open", "heuristic"]
+    )
+    await db(services.seat_join)(game_id=game.pk, user=bob)
+    spanish, english = Client(game.pk, alice, seat=0), Client(game.pk, bob, seat=1)
+    browser = Client(game.pk)  # a spectator whose browser asks for Spanish
+    browser.communicator.scope["headers"].append((b"accept-language", b"es-ES,es;q=0.9"))
+    for client in (spanish, english, browser):
+        assert (await client.connect())[0]
+    for client in (spanish, english, browser):
+        await client.board_where(lambda f: True)
+    state = await db(lambda: services.game_load(Game.objects.get(pk=game.pk)).state)()
+    mover = spanish if state.to_play == 0 else english if state.to_play == 1 else None
+    if mover is not None:
+        frame = await mover.board_where(can_play)
+        await mover.send({"card": hand_cards(frame)[0]})
+    for client in (spanish, english, browser):
+        await client.board_where(lambda f: board_moves(f) > 0)
+    for client, word in ((spanish, "Copas"), (browser, "Copas"), (english, "Cups")):
+        boards = [frame for frame in client.frames if board_moves(frame) is not None]
+        assert boards and all(word in frame for frame in boards), (client.seat, word)
+    assert not any("Copas" in frame for frame in english.frames)
+    for client in (spanish, english, browser):
+        await client.close()
+
+
 async def test_two_humans_and_a_bot_see_each_others_moves(alice, bob):
     game = await db(services.game_create)(
         creator=alice, target=5, seat_kinds=["me", "open", "random"]

@@ -1,0 +1,34 @@
+"""Card and suit names in the viewer's language (the engine's own names are English)."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext, pgettext_lazy
+
+from .engine.cards import rank_of
+
+# "Coins" is both the game and a suit, so suit names carry the context "suit".
+SUIT_NAMES = (
+    pgettext_lazy("suit", "Cups"),
+    pgettext_lazy("suit", "Coins"),
+    pgettext_lazy("suit", "Swords"),
+    pgettext_lazy("suit", "Clubs"),
+)
+
+
+def rank_name(rank: int) -> str:
+    names = {
+        1: pgettext("rank", "Ace"),
+        10: pgettext("rank", "Knave"),
+        11: pgettext("rank", "Knight"),
+        12: pgettext("rank", "King"),
+    }
+    return names.get(rank, str(rank))
+
+
+def card_label(card: int) -> str:
+    """A card's name for people, e.g. "King of Coins" or, in Spanish, "Rey de Oros"."""
+    return _("%(rank)s of %(suit)s") % {
+        "rank": rank_name(rank_of(card)),
+        "suit": SUIT_NAMES[card // 12],
+    }

@@ -1,0 +1,186 @@
+"""The Spanish translation: served to players who chose it, complete and compiled."""
+
+import gettext
+import re
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.urls import reverse
+from django.utils import translation
+
+from accounts.models import Profile
+
+pytestmark = pytest.mark.django_db
+
+LOCALE_DIR = Path(settings.BASE_DIR) / "locale" / "es" / "LC_MESSAGES"
+PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|%%")
+
+
+@pytest.fixture(autouse=True)
+def _english_after_each_test():
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
+
+
+@pytest.fixture
+def make_player(django_user_model):
+    def make(username: str, language: str):
+        user = django_user_model.objects.create_user(username, password="tricky-coins-42")
+        Profile.objects.filter(user=user).update(language=language)
+        return user
+
+    return make
+
+
+def suit_cycle(html: str) -> list[str]:
+    """The five suit names of the first suit cycle on the page, in order."""
+    start = html.find('class="cycle"')
+    assert start != -1, "no suit cycle on the page"
+    names = re.findall(r'<span class="(?:suit )?suit-[COEB]">(?:\W\s)?([^<]+)</span>', html[start:])
+    return names[:5]
+
+
+def quick_play_table(client) -> str:
+    response = client.post(reverse("quick_play"), follow=True)
+    assert response.status_code == 200
+    assert response.redirect_chain and response.redirect_chain[0][1] == 302
+    return response.content.decode()
+
+
+# -- pages ----------------------------------------------------------------------------------
+
+
+def test_a_spanish_player_gets_the_home_page_in_spanish(client, make_player):
+    client.force_login(make_player("ana", "es"))
+
+    response = client.get(reverse("home"), headers={"accept-language": "en"})
+
+    html = response.content.decode()
+    assert response["Content-Language"] == "es"
+    assert '<html lang="es">' in html
+    assert suit_cycle(html) == ["Copas", "Oros", "Espadas", "Bastos", "Copas"]
+    assert "Jugar ya contra dos bots" in html
+    assert "Aprende las reglas" in html
+    assert "Play now against two bots" not in html
+    assert "Learn the rules" not in html
+
+
+def test_a_spanish_player_gets_the_table_in_spanish(client, make_player):
+    client.force_login(make_player("ana", "es"))
+
+    html = quick_play_table(client)
+
+    assert suit_cycle(html) == ["Copas", "Oros", "Espadas", "Bastos", "Copas"]
+    assert 'title="Cada palo vence al siguiente"' in html
+    assert re.search(r"Gana el primero en llegar a <strong>\d+</strong> puntos", html)
+    assert "Mano 1 · baza " in html and " de 16" in html
+    assert re.search(r"<span>Reparte [^<]+</span>", html)
+    assert 'aria-label="Tu mano"' in html
+    # The status line comes from Python (games.presenters), not from the template.
+    status = re.search(r'<p id="status" class="status">([^<]*)</p>', html)
+    assert status and re.match(r"(Tu turno|Esperando a )", status[1]), status
+    for english in ("Each suit beats the next one", "Your hand", "First to <strong>"):
+        assert english not in html
+    # Card names are the Spanish ones too ("Jugar Rey de Oros"), not the engine's English.
+    labels = re.findall(r'<button[^>]*class="card"[^>]*aria-label="([^"]+)"', html)
+    assert labels and all(
+        re.fullmatch(r"Jugar .+ de (Copas|Oros|Espadas|Bastos)", x) for x in labels
+    )
+    assert " of Cups" not in html and " of Coins" not in html
+
+
+def test_an_english_player_still_gets_english(client, make_player):
+    client.force_login(make_player("bea", "en"))
+
+    home = client.get(reverse("home"), headers={"accept-language": "es"})
+    assert home["Content-Language"] == "en"
+    assert suit_cycle(home.content.decode()) == ["Cups", "Coins", "Swords", "Clubs", "Cups"]
+    assert "Play now against two bots" in home.content.decode()
+
+    html = quick_play_table(client)
+    assert suit_cycle(html) == ["Cups", "Coins", "Swords", "Clubs", "Cups"]
+    assert 'title="Each suit beats the next one"' in html
+    assert 'aria-label="Your hand"' in html
+    for spanish in ("Copas", "Oros", "Cada palo vence al siguiente", "Tu mano"):
+        assert spanish not in html
+
+
+# -- the catalog ----------------------------------------------------------------------------
+
+
+FIELD = re.compile(r'^(msgctxt|msgid_plural|msgid|msgstr)(?:\[(\d+)\])? "(.*)"$')
+ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
+
+
+def _unquote(parts: list[str]) -> str:
+    return re.sub(r"\\(.)", lambda m: ESCAPES[m[1]], "".join(parts))
+
+
+def po_entries() -> list[dict]:
+    """The active entries of the Spanish .po file (obsolete ``#~`` entries are skipped).
+
+    Each entry has ``flags`` (a set), ``msgid``, maybe ``msgctxt`` and ``msgid_plural``, and
+    ``msgstr``: a dict from plural form (0 for singular entries) to the translation.
+    """
+    text = (LOCALE_DIR / "django.po").read_text(encoding="utf-8")
+    entries = []
+    for block in re.split(r"\n\s*\n", text.strip()):
+        flags, parts, current = set(), {}, None
+        for line in block.splitlines():
+            if line.startswith("#,"):
+                flags |= {flag.strip() for flag in line[2:].split(",")}
+            elif line.startswith("#"):
+                continue  # comments, references and obsolete (#~) entries
+            elif field := FIELD.match(line):
+                name, form, value = field.groups()
+                current = ("msgstr", int(form or 0)) if name == "msgstr" else (name, None)
+                parts[current] = [value]
+            else:
+                assert line.startswith('"') and current, f"unexpected line: {line!r}"
+                parts[current].append(line[1:-1])
+        if ("msgid", None) not in parts:
+            continue
+        entry = {"flags": flags, "msgstr": {}}
+        for (name, form), value in parts.items():
+            if name == "msgstr":
+                entry["msgstr"][form] = _unquote(value)
+            else:
+                entry[name] = _unquote(value)
+        entries.append(entry)
+    return entries
+
+
+def test_the_po_file_is_complete_and_has_nothing_fuzzy():
+    entries = po_entries()
+    header, messages = entries[0], entries[1:]
+    assert header["msgid"] == ""
+    assert "fuzzy" not in header["flags"]
+    assert "Language: es\n" in header["msgstr"][0]
+    assert "Plural-Forms: nplurals=2; plural=(n != 1);\n" in header["msgstr"][0]
+    assert len(messages) > 300
+
+    for entry in messages:
+        msgid = entry["msgid"]
+        assert "fuzzy" not in entry["flags"], msgid
+        expected_forms = [0, 1] if "msgid_plural" in entry else [0]
+        assert sorted(entry["msgstr"]) == expected_forms, msgid
+        for translated in entry["msgstr"].values():
+            assert translated.strip(), f"empty translation for {msgid!r}"
+            assert sorted(PLACEHOLDER.findall(translated)) == sorted(PLACEHOLDER.findall(msgid))
+
+
+def test_the_compiled_catalog_matches_the_po_file():
+    """The .mo is committed (CI has no gettext tools): it must be rebuilt after each .po edit."""
+    with (LOCALE_DIR / "django.mo").open("rb") as mo:
+        catalog = gettext.GNUTranslations(mo)
+    for entry in po_entries()[1:]:
+        msgid = entry["msgid"]
+        if "msgctxt" in entry:
+            assert catalog.pgettext(entry["msgctxt"], msgid) == entry["msgstr"][0], msgid
+        elif "msgid_plural" in entry:
+            for n, form in ((1, 0), (2, 1)):
+                got = catalog.ngettext(msgid, entry["msgid_plural"], n)
+                assert got == entry["msgstr"][form], msgid
+        else:
+            assert catalog.gettext(msgid) == entry["msgstr"][0], msgid
