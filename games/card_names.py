@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from django.utils.translation import get_language, pgettext, pgettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext, pgettext_lazy
 
 from .engine.cards import rank_of
 
@@ -27,8 +27,18 @@ def rank_name(rank: int) -> str:
 
 
 def card_label(card: int) -> str:
-    """A card's name for people, e.g. "King of Coins" or, in Spanish, "Rey de Oros"."""
-    return _("%(rank)s of %(suit)s") % {
-        "rank": rank_name(rank_of(card)),
-        "suit": SUIT_NAMES[card // 12],
-    }
+    """A card's name for people, e.g. "King of Coins" or, in Spanish, "Rey de Oros".
+
+    A board names up to 22 cards and is rendered on every move: names are kept per language.
+    """
+    key = (card, get_language())
+    label = _labels.get(key)
+    if label is None:
+        label = _labels[key] = _("%(rank)s of %(suit)s") % {
+            "rank": rank_name(rank_of(card)),
+            "suit": SUIT_NAMES[card // 12],
+        }
+    return label
+
+
+_labels: dict[tuple[int, str | None], str] = {}
