@@ -21,7 +21,7 @@ from accounts.selectors import preferred_language
 from . import services
 from .engine import IllegalPlay
 from .engine.bots import Budget
-from .hints import HINT_BOT
+from .hints import HINT_BOT, hint_view
 from .hints import explain as explain_hint
 from .metrics import counted
 from .models import Game
@@ -113,9 +113,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def send_hint(self):
         """Answer a hint request with the card the strongest bot would play, and why."""
         try:
-            seed, view = await in_db_thread(services.hint_view)(
-                game_id=self.game_id, user=self.user
-            )
+            seed, view = await in_db_thread(hint_view)(game_id=self.game_id, user=self.user)
         except (services.GameError, IllegalPlay) as error:
             await self.send(render_message(str(error)))
             return

@@ -6,9 +6,14 @@ from itertools import permutations
 
 from django.utils.translation import gettext as _
 
+from accounts.selectors import cached_profile
+
 from .card_names import card_label
-from .engine import CARD_POINTS, SeatView, resolve_trick
+from .engine import CARD_POINTS, NotYourTurn, SeatView, resolve_trick
 from .engine.bots import BOT_NAMES
+from .models import Game
+from .selectors import game_load
+from .services import GameError, GameNotFound, NotSeated, require_running
 
 HINT_BOT = "expert" if "expert" in BOT_NAMES else "heuristic"
 
@@ -48,3 +53,26 @@ def explain(view: SeatView, card: int) -> str:
         "Play the %(card)s: it wins this trick against about %(p)d%% of the cards still "
         "out, and scored best in the deals the expert imagined."
     ) % {"card": name, "p": chance}
+
+
+def hint_view(*, game_id: int, user) -> tuple[str, SeatView]:
+    """Return (seed, view) for a hint to ``user``; raise GameError when none may be given.
+
+    Hints are for casual games, on your own turn, if your profile asks for them.
+    """
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise GameNotFound(_("There is no such game."))
+    require_running(game)
+    if game.is_rated:
+        raise GameError(_("Hints are off in rated games."))
+    profile = cached_profile(user)
+    if profile is not None and not profile.show_hints:
+        raise GameError(_("Hints are turned off in your profile."))
+    loaded = game_load(game)
+    seat = loaded.seat_of(user)
+    if seat is None:
+        raise NotSeated(_("You are not seated at this table."))
+    if loaded.state.to_play != seat.number:
+        raise NotYourTurn(_("A hint is for your own turn."))
+    return f"{game.seed}/hint/{game.moves}", loaded.state.view_for(seat.number)

@@ -8,12 +8,37 @@ is what keeps a busy worker's database round trips (and the GIL waits after each
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.utils import timezone
 
 from .engine import CARD_CODES, TrickRecord
 from .models import Game, Hand, Play, Seat, Trick
 from .selectors import LoadedGame
 from .signals import announce_game_over
+
+
+@dataclass
+class MoveResult:
+    """A move that was applied, with what the caller needs to show it at once."""
+
+    loaded: LoadedGame
+    seat: int
+    card: str
+    trick: TrickRecord | None
+    played: int = 1  # moves played by the call that returns this one (bots that followed too)
+
+    @property
+    def moves(self) -> int:
+        return self.loaded.game.moves
+
+    @property
+    def bot_due(self) -> str | None:
+        """The level of the bot to play next, or None (a person's turn, or the game is over)."""
+        state = self.loaded.state
+        if state.winner is not None or not self.loaded.game.is_running:
+            return None
+        return self.loaded.seats[state.to_play].bot or None
 
 
 class MoveRows:
@@ -107,3 +132,13 @@ class MoveRows:
         game.save(update_fields=fields)
         current = self.current
         loaded.current_trick_id = current.pk if isinstance(current, Trick) else current
+
+
+def play_and_record(rows: MoveRows, seat: int, card: object) -> MoveResult:
+    """Play on the engine state (raising IllegalPlay before anything is noted), and note
+    the rows that record the move."""
+    state = rows.loaded.state
+    hand_number, trick_number, order = state.hand_number, state.trick_number, len(state.trick)
+    trick = state.play(seat, card)
+    code = rows.record(seat, trick, hand_number, trick_number, order)
+    return MoveResult(rows.loaded, seat, code, trick)

@@ -7,7 +7,6 @@ and the second is judged against the state the first left.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import partial
 
 from django.conf import settings
@@ -22,14 +21,13 @@ from .engine import (
     IllegalPlay,
     NotYourTurn,
     SeatView,
-    TrickRecord,
     new_seed,
     parse_card,
 )
 from .engine.bots import Budget, make_bot
 from .models import BotLevel, Game, Hand, Seat
-from .move_rows import MoveRows
-from .selectors import LoadedGame, game_load, remember
+from .move_rows import MoveResult, MoveRows, play_and_record
+from .selectors import game_load, remember
 from .signals import announce_game_over
 from .thinking import SEARCH_BOTS
 
@@ -56,29 +54,6 @@ class GameNotRunning(GameError):
 
 class SeatUnavailable(GameError):
     code = "seat_unavailable"
-
-
-@dataclass
-class MoveResult:
-    """A move that was applied, with what the caller needs to show it at once."""
-
-    loaded: LoadedGame
-    seat: int
-    card: str
-    trick: TrickRecord | None
-    played: int = 1  # moves played by the call that returns this one (bots that followed too)
-
-    @property
-    def moves(self) -> int:
-        return self.loaded.game.moves
-
-    @property
-    def bot_due(self) -> str | None:
-        """The level of the bot to play next, or None (a person's turn, or the game is over)."""
-        state = self.loaded.state
-        if state.winner is not None or not self.loaded.game.is_running:
-            return None
-        return self.loaded.seats[state.to_play].bot or None
 
 
 def _locked_game(game_id: int) -> Game:
@@ -213,7 +188,7 @@ def card_play(*, game_id: int, user, card: object, bots_follow: bool = False) ->
     card = parse_card(card)  # only codes: an int would be taken as the engine's card number
     with transaction.atomic():
         game = _locked_game(game_id)
-        _require_running(game)
+        require_running(game)
         loaded = game_load(game)
         seat = loaded.seat_of(user)
         if seat is None:
@@ -222,7 +197,7 @@ def card_play(*, game_id: int, user, card: object, bots_follow: bool = False) ->
             due = loaded.seats[loaded.state.to_play]
             raise NotYourTurn(_("It is not your turn: %(name)s plays next.") % {"name": _name(due)})
         rows = MoveRows(loaded)
-        result = _apply(rows, seat.number, card)
+        result = play_and_record(rows, seat.number, card)
         if bots_follow:
             moves = result.moves
             answer = _play_due_bots(rows, limit=None, search_inline=False)
@@ -281,34 +256,9 @@ def bot_play_card(*, game_id: int, expected_moves: int, card: int) -> MoveResult
         if not seat.is_bot:
             return None
         rows = MoveRows(loaded)
-        result = _apply(rows, seat.number, card)
+        result = play_and_record(rows, seat.number, card)
         _write(rows)
         return result
-
-
-def hint_view(*, game_id: int, user) -> tuple[str, SeatView]:
-    """Return (seed, view) for a hint to ``user``; raise GameError when none may be given.
-
-    Hints are for casual games, on your own turn, if your profile asks for them.
-    """
-    from accounts.selectors import cached_profile
-
-    game = Game.objects.filter(pk=game_id).first()
-    if game is None:
-        raise GameNotFound(_("There is no such game."))
-    _require_running(game)
-    if game.is_rated:
-        raise GameError(_("Hints are off in rated games."))
-    profile = cached_profile(user)
-    if profile is not None and not profile.show_hints:
-        raise GameError(_("Hints are turned off in your profile."))
-    loaded = game_load(game)
-    seat = loaded.seat_of(user)
-    if seat is None:
-        raise NotSeated(_("You are not seated at this table."))
-    if loaded.state.to_play != seat.number:
-        raise NotYourTurn(_("A hint is for your own turn."))
-    return f"{game.seed}/hint/{game.moves}", loaded.state.view_for(seat.number)
 
 
 def _bot_seed(game: Game) -> str:
@@ -341,7 +291,7 @@ def _play_due_bots(rows: MoveRows, limit: int | None, search_inline: bool) -> Mo
             break
         bot = make_bot(seat.bot, seed=_bot_seed(game))
         budget = Budget(seconds=settings.COINS_BOT_SECONDS)
-        last = _apply(rows, seat.number, bot.choose(state.view_for(seat.number), budget))
+        last = play_and_record(rows, seat.number, bot.choose(state.view_for(seat.number), budget))
         limit = None if limit is None else limit - 1
     return last
 
@@ -371,21 +321,11 @@ def _name(seat: Seat) -> str:
     return seat.bot_name if seat.is_bot else public_name(seat.user)
 
 
-def _require_running(game: Game) -> None:
+def require_running(game: Game) -> None:
     if game.status == Game.Status.WAITING:
         raise GameNotRunning(_("The game has not started yet."))
     if game.status != Game.Status.IN_PROGRESS:
         raise GameNotRunning(_("The game is over."))
-
-
-def _apply(rows: MoveRows, seat: int, card: object) -> MoveResult:
-    """Play on the engine state (raising IllegalPlay before anything is noted), and note
-    the rows that record the move."""
-    state = rows.loaded.state
-    hand_number, trick_number, order = state.hand_number, state.trick_number, len(state.trick)
-    trick = state.play(seat, card)
-    code = rows.record(seat, trick, hand_number, trick_number, order)
-    return MoveResult(rows.loaded, seat, code, trick)
 
 
 def _write(rows: MoveRows) -> None:
@@ -398,7 +338,7 @@ def game_resign(*, game_id: int, user) -> Game:
     """Leave a running game for good: it ends, abandoned, and the leaver is rated last."""
     with transaction.atomic():
         game = _locked_game(game_id)
-        _require_running(game)
+        require_running(game)
         seat = game.seats.filter(user=user).first()
         if seat is None:
             raise NotSeated(_("You are not seated at this table."))
