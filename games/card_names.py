@@ -6,6 +6,7 @@ from django.utils.translation import get_language, pgettext, pgettext_lazy
 from django.utils.translation import gettext as _
 
 from .engine.cards import rank_of
+from .engine.tricks import PAIR, THREE_SUITS, trick_case
 
 # "Coins" is both the game and a suit, so suit names carry the context "suit".
 SUIT_NAMES = (
@@ -42,3 +43,27 @@ def card_label(card: int) -> str:
 
 
 _labels: dict[tuple[int, str | None], str] = {}
+
+
+def trick_why(cards: tuple[int, int, int]) -> str:
+    """Why a trick was won, in one sentence, in the viewer's language (the engine's
+    ``TrickCase.explain`` says the same in English)."""
+    case = trick_case(cards)
+    if case.kind == THREE_SUITS:
+        return _("Three suits, %(missing)s missing: %(suit)s wins.") % {
+            "missing": SUIT_NAMES[case.missing_suit],
+            "suit": SUIT_NAMES[case.suit],
+        }
+    winner = card_label(cards[case.winner])
+    if case.kind == PAIR:
+        return _(
+            "Pair of %(suit)s: the %(winner)s beats the %(beaten)s; the odd card never wins."
+        ) % {
+            "suit": SUIT_NAMES[case.suit],
+            "winner": winner,
+            "beaten": card_label(cards[case.beaten]),
+        }
+    return _("All three %(suit)s: the %(winner)s is highest.") % {
+        "suit": SUIT_NAMES[case.suit],
+        "winner": winner,
+    }

@@ -11,8 +11,8 @@ from django.utils.translation import gettext as _
 
 from accounts.selectors import public_name
 
-from .card_names import SUIT_NAMES, card_label
-from .engine import CARD_CODES, SUIT_LETTERS, SeatView, trick_case
+from .card_names import SUIT_NAMES, card_label, trick_why
+from .engine import CARD_CODES, SUIT_LETTERS, SeatView
 from .engine.cards import rank_of
 from .models import BotLevel, Game, Seat
 
@@ -145,7 +145,7 @@ def _last_trick(view: SeatView, names: list[str]) -> dict | None:
         "winner": trick.winner,
         "winner_name": names[trick.winner],
         "points": trick.points,
-        "why": trick_case(trick.cards).explain(trick.cards),
+        "why": trick_why(trick.cards),
     }
 
 

@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy
 from django.views import View
 
 from . import history
+from .card_names import trick_why
 from .models import BotLevel, Game
 from .presenters import card_info, hand_order, seat_name
 from .replay import find, positions, score_sheet, steps, target_reached
@@ -188,7 +189,7 @@ def _position(position, names, seats, viewer_seat) -> dict:
         "winner": position.winner,
         "winner_name": names[position.winner],
         "points": position.points,
-        "why": position.why,
+        "why": trick_why(position.cards),  # position.why is the engine's English
         "cards": cards,
         "hands": hands,
         "scores": [{"name": names[n], "score": position.scores[n]} for n in range(3)],

@@ -184,3 +184,22 @@ def test_the_compiled_catalog_matches_the_po_file():
                 assert got == entry["msgstr"][form], msgid
         else:
             assert catalog.gettext(msgid) == entry["msgstr"][0], msgid
+
+
+def test_why_a_trick_was_won_is_said_in_the_viewers_language():
+    """The table and the replay explain tricks through ``trick_why``: in English exactly the
+    engine's sentence, in Spanish with Spanish card and suit names."""
+    from itertools import permutations
+
+    from games.card_names import trick_why
+    from games.engine import trick_case
+
+    with translation.override("en"):
+        for cards in list(permutations(range(48), 3))[::97]:
+            assert trick_why(cards) == trick_case(cards).explain(cards)
+    with translation.override("es"):
+        assert trick_why((0, 13, 26)) == "Tres palos, faltan Bastos: ganan Copas."
+        assert trick_why((1, 0, 13)) == (
+            "Pareja de Copas: el 3 de Copas gana al 2 de Copas; la carta desparejada nunca gana."
+        )
+        assert trick_why((11, 10, 9)) == "Las tres de Copas: gana la más alta, el As de Copas."
