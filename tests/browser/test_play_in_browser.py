@@ -40,9 +40,9 @@ def test_sign_up_quick_play_and_play_a_whole_game_by_clicking(live_server_url, p
         if page.locator("#game-result").count():
             break
         before = board_moves(page)
-        button = page.locator(PLAYABLE).first
-        card = button.get_attribute("data-card")
-        button.click()
+        card = page.locator(PLAYABLE).first.get_attribute("data-card")
+        held = page.locator("#hand [data-card]").count()
+        page.click(f"{PLAYABLE}[data-card='{card}']")  # this card, even if the board was redrawn
         page.wait_for_function(
             "moves => Number(document.querySelector('#board').dataset.moves) > moves", arg=before
         )
@@ -50,7 +50,8 @@ def test_sign_up_quick_play_and_play_a_whole_game_by_clicking(live_server_url, p
         # The card just played is on the table and no longer in the hand.
         if board_moves(page) == before + 1:
             assert page.locator(f"#trick [data-card='{card}']").count() == 1
-        assert page.locator(f"#hand [data-card='{card}']").count() == 0
+        if page.locator("#hand [data-card]").count() < held:  # not a new deal, which may
+            assert page.locator(f"#hand [data-card='{card}']").count() == 0  # hold it again
         if clicks == 8:
             ARTIFACTS.mkdir(exist_ok=True)
             page.screenshot(path=str(ARTIFACTS / "table-midgame.png"), full_page=True)
