@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from types import SimpleNamespace
 
 from channels.consumer import get_handler_name
 from channels.db import DatabaseSyncToAsync
@@ -14,7 +15,6 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django.utils.translation.trans_real import parse_accept_lang_header
 
 from accounts.selectors import preferred_language
 
@@ -227,21 +227,16 @@ def _card_from_message(text_data, bytes_data) -> str | _Refusal:
 
 def socket_language(user, scope) -> str:
     """The language of a socket's viewer, chosen as for their pages: the profile's choice,
-    else the language cookie, else the browser's ``Accept-Language``, else the default."""
+    else what Django's ``LocaleMiddleware`` would pick from the cookie or the browser."""
     language = preferred_language(user) if user is not None else ""
     if language:
         return language
-    cookie = scope.get("cookies", {}).get(settings.LANGUAGE_COOKIE_NAME, "")
-    if cookie and cookie in dict(settings.LANGUAGES):
-        return cookie
     headers = dict(scope.get("headers", []))
-    accept = headers.get(b"accept-language", b"").decode("latin-1")
-    for code, _quality in parse_accept_lang_header(accept):
-        try:
-            return translation.get_supported_language_variant(code)
-        except LookupError:
-            continue
-    return settings.LANGUAGE_CODE
+    handshake = SimpleNamespace(  # the parts of a request the locale lookup reads
+        COOKIES=scope.get("cookies", {}),
+        META={"HTTP_ACCEPT_LANGUAGE": headers.get(b"accept-language", b"").decode("latin-1")},
+    )
+    return translation.get_language_from_request(handshake)
 
 
 def _access(game_id: int, user, invite: str) -> tuple[int | None, str]:
