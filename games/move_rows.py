@@ -2,17 +2,18 @@
 
 A person's card and the bots' answers are often played in one transaction. Writing each
 move as it is played costs a trick insert, a play insert, a trick update and a game update
-per card; gathering them costs one insert per table and one game update for the lot, which
-is what keeps a busy worker's database round trips (and the GIL waits after each) down.
+per card; gathering them costs one statement per kind of row for the lot, sent together.
+That keeps a busy worker's database round trips (and the GIL waits after each) down.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.db import connection
 from django.utils import timezone
 
-from .engine import CARD_CODES, TrickRecord
+from .engine import CARD_CODES, HandRecord, TrickRecord
 from .models import Game, Hand, Play, Seat, Trick
 from .selectors import LoadedGame
 from .signals import announce_game_over
@@ -42,17 +43,22 @@ class MoveResult:
 
 
 class MoveRows:
-    """The rows of the moves played on ``loaded`` in one transaction; ``write`` once, last."""
+    """The rows of the moves played on ``loaded`` in one transaction; ``write`` once, last.
+
+    Rows refer to their hand and trick by number (the unique keys ``hand_number_unique`` and
+    ``trick_number_unique``), so no statement waits for another's new id: on PostgreSQL the
+    whole batch goes to the server in one round trip.
+    """
 
     def __init__(self, loaded: LoadedGame):
         self.loaded = loaded
-        self.hands: list[Hand] = []
-        self.tricks: list[Trick] = []
-        self.plays: list[Play] = []
-        self.finished: dict[int, TrickRecord] = {}  # an existing trick row -> its result
-        self.scorers: set[int] = set()
-        # The unfinished trick: an existing row's id, or a Trick written with the next batch.
-        self.current: int | Trick | None = loaded.current_trick_id
+        self.hands: list[HandRecord] = []
+        self.new_tricks: dict[
+            tuple[int, int], list
+        ] = {}  # (hand, trick) -> [leader, winner, points]
+        self.finished: dict[tuple[int, int], TrickRecord] = {}  # tricks begun in earlier batches
+        self.plays: list[tuple] = []  # (sequence, order, seat, code, hand number, trick number)
+        self.scored = False
 
     def record(
         self, seat: int, trick: TrickRecord | None, hand_number: int, trick_number: int, order: int
@@ -62,76 +68,136 @@ class MoveRows:
         any); return the card's code."""
         state, game = self.loaded.state, self.loaded.game
         code = CARD_CODES[trick.cards[-1] if trick else state.trick[-1]]
-        hand = self._hand(hand_number)
+        key = (hand_number, trick_number)
         if order == 0:
-            self.current = Trick(number=trick_number, leader=seat, **hand)
-            self.tricks.append(self.current)
-        current = self.current
-        in_trick = {"trick": current} if isinstance(current, Trick) else {"trick_id": current}
-        self.plays.append(
-            Play(
-                game=game,
-                sequence=game.moves,
-                order=order,
-                seat=seat,
-                card=code,
-                **hand,
-                **in_trick,
-            )
-        )
+            self.new_tricks[key] = [seat, None, None]
+        self.plays.append((game.moves, order, seat, code, hand_number, trick_number))
         if trick is not None:
-            if isinstance(current, Trick):
-                current.winner, current.points = trick.winner, trick.points
+            if key in self.new_tricks:
+                self.new_tricks[key][1:] = [trick.winner, trick.points]
             else:
-                self.finished[current] = trick
-            if trick.points:
-                self.scorers.add(trick.winner)
+                self.finished[key] = trick
+            self.scored = self.scored or bool(trick.points)
             if state.hand_number != hand_number:
-                self.hands.append(
-                    Hand(
-                        game=game,
-                        number=state.hand_number,
-                        dealer=state.dealer,
-                        deck=[CARD_CODES[c] for c in state.current_hand.deck],
-                    )
-                )
-            self.current = None
+                self.hands.append(state.current_hand)
         game.moves += 1
         game.to_play = state.to_play
         return code
-
-    def _hand(self, number: int) -> dict:
-        """The hand row a move of hand ``number`` belongs to, as model keyword arguments."""
-        hand_id = self.loaded.hand_ids.get(number)
-        if hand_id is not None:
-            return {"hand_id": hand_id}
-        return {"hand": next(hand for hand in self.hands if hand.number == number)}
 
     def write(self) -> None:
         """Write every noted move: a few statements whatever the number of moves."""
         if not self.plays:
             return
-        loaded, game, state = self.loaded, self.loaded.game, self.loaded.state
-        if self.hands:
-            Hand.objects.bulk_create(self.hands)
-            loaded.hand_ids.update({hand.number: hand.pk for hand in self.hands})
-        if self.tricks:  # bulk_create copies the new parents' ids onto the children
-            Trick.objects.bulk_create(self.tricks)
-        for trick_id, result in self.finished.items():
-            Trick.objects.filter(pk=trick_id).update(winner=result.winner, points=result.points)
-        Play.objects.bulk_create(self.plays)
-        for number in sorted(self.scorers):  # Seat objects stay as loaded: the cache shares them
-            Seat.objects.filter(pk=loaded.seats[number].pk).update(score=state.scores[number])
-        fields = ["moves", "to_play", "updated_at"]
+        game, state = self.loaded.game, self.loaded.state
+        game.updated_at = timezone.now()
         if state.winner is not None:
             game.status = Game.Status.FINISHED
             game.winner_seat = state.winner
-            game.finished_at = timezone.now()
-            fields += ["status", "winner_seat", "finished_at"]
+            game.finished_at = game.updated_at
             announce_game_over(game.pk)
-        game.save(update_fields=fields)
-        current = self.current
-        loaded.current_trick_id = current.pk if isinstance(current, Trick) else current
+        statements = [
+            *(_hand_insert(game, hand) for hand in self.hands),
+            *(_trick_insert(game, key, *row) for key, row in self.new_tricks.items()),
+            *(_trick_finish(game, key, trick) for key, trick in self.finished.items()),
+            _plays_insert(game, self.plays),
+            *([_scores_update(game, state.scores)] if self.scored else []),
+            _game_update(game),
+        ]
+        _execute(statements)
+
+
+# -- the statements -------------------------------------------------------------------------
+# Plain SQL, written for both PostgreSQL and SQLite: the ORM would spend more time building
+# these few statements than the database spends running them.
+
+HAND, TRICK, PLAY = Hand._meta.db_table, Trick._meta.db_table, Play._meta.db_table
+SEAT, GAME = Seat._meta.db_table, Game._meta.db_table
+HAND_ID = f"(SELECT id FROM {HAND} WHERE game_id = %s AND number = %s)"
+TRICK_ID = f"(SELECT id FROM {TRICK} WHERE hand_id = {HAND_ID} AND number = %s)"
+Statement = tuple[str, list]
+
+
+def _now(game: Game):
+    return connection.ops.adapt_datetimefield_value(game.updated_at)
+
+
+def _hand_insert(game: Game, hand: HandRecord) -> Statement:
+    deck = Hand._meta.get_field("deck").get_db_prep_save(
+        [CARD_CODES[card] for card in hand.deck], connection
+    )
+    return (
+        f"INSERT INTO {HAND} (game_id, number, dealer, deck, created_at)"
+        " VALUES (%s, %s, %s, %s, %s)",
+        [game.pk, hand.number, hand.dealer, deck, _now(game)],
+    )
+
+
+def _trick_insert(game, key, leader, winner, points) -> Statement:
+    hand, number = key
+    return (
+        f"INSERT INTO {TRICK} (hand_id, number, leader, winner, points)"
+        f" VALUES ({HAND_ID}, %s, %s, %s, %s)",
+        [game.pk, hand, number, leader, winner, points],
+    )
+
+
+def _trick_finish(game: Game, key: tuple[int, int], trick: TrickRecord) -> Statement:
+    hand, number = key
+    return (
+        f"UPDATE {TRICK} SET winner = %s, points = %s WHERE hand_id = {HAND_ID} AND number = %s",
+        [trick.winner, trick.points, game.pk, hand, number],
+    )
+
+
+def _plays_insert(game: Game, plays: list[tuple]) -> Statement:
+    row = f"(%s, {HAND_ID}, {TRICK_ID}, %s, %s, %s, %s, %s)"
+    params = []
+    for sequence, order, seat, code, hand, trick in plays:
+        params += [game.pk, game.pk, hand, game.pk, hand, trick]
+        params += [sequence, order, seat, code, _now(game)]
+    return (
+        f'INSERT INTO {PLAY} (game_id, hand_id, trick_id, sequence, "order", seat, card,'
+        f" played_at) VALUES {', '.join([row] * len(plays))}",
+        params,
+    )
+
+
+def _scores_update(game: Game, scores: list[int]) -> Statement:
+    return (
+        f"UPDATE {SEAT} SET score = CASE number WHEN 0 THEN %s WHEN 1 THEN %s ELSE %s END"
+        " WHERE game_id = %s",
+        [*scores, game.pk],
+    )
+
+
+def _game_update(game: Game) -> Statement:
+    return (
+        f"UPDATE {GAME} SET moves = %s, to_play = %s, updated_at = %s, status = %s,"
+        " winner_seat = %s, finished_at = %s WHERE id = %s",
+        [
+            game.moves,
+            game.to_play,
+            _now(game),
+            game.status,
+            game.winner_seat,
+            game.finished_at and connection.ops.adapt_datetimefield_value(game.finished_at),
+            game.pk,
+        ],
+    )
+
+
+def _execute(statements: list[Statement]) -> None:
+    """Run the statements: in one round trip on PostgreSQL, whose client-side binding
+    cursor takes several statements at once; one by one elsewhere."""
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(
+                ";\n".join(sql for sql, _ in statements),
+                [value for _, params in statements for value in params],
+            )
+        else:
+            for sql, params in statements:
+                cursor.execute(sql, params)
 
 
 def play_and_record(rows: MoveRows, seat: int, card: object) -> MoveResult:

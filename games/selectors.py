@@ -21,13 +21,11 @@ class CorruptGame(RuntimeError):
 
 @dataclass
 class LoadedGame:
-    """A game row with its seats, rows needed for the next write, and its engine state."""
+    """A game row with its seats and its engine state."""
 
     game: Game
     seats: list[Seat]
     state: GameState
-    hand_ids: dict[int, int]  # hand number -> Hand row id
-    current_trick_id: int | None  # the Trick row of an unfinished trick
 
     def seat_of(self, user) -> Seat | None:
         if user is None or not user.is_authenticated:
@@ -47,7 +45,7 @@ def game_load(game: Game, seats: list[Seat] | None = None) -> LoadedGame:
     """
     cached = state_cache.get((game.pk, game.seed), game.moves)
     if cached is not None:
-        return LoadedGame(game, cached.seats, cached.state, cached.hand_ids, cached.trick_id)
+        return LoadedGame(game, cached.seats, cached.state)
     loaded = _rebuild(game, seats_of(game) if seats is None else seats)
     remember(loaded)
     return loaded
@@ -58,7 +56,7 @@ def cached_game(game_id: int, seed: str, moves: int) -> LoadedGame | None:
     cached = state_cache.get((game_id, seed), moves)
     if cached is None:
         return None
-    return LoadedGame(cached.game, cached.seats, cached.state, cached.hand_ids, cached.trick_id)
+    return LoadedGame(cached.game, cached.seats, cached.state)
 
 
 def remember(loaded: LoadedGame) -> None:
@@ -66,35 +64,25 @@ def remember(loaded: LoadedGame) -> None:
     game = loaded.game
     state_cache.put(
         (game.pk, game.seed),
-        state_cache.Entry(
-            game.moves, game, loaded.seats, loaded.state, loaded.hand_ids, loaded.current_trick_id
-        ),
+        state_cache.Entry(game.moves, game, loaded.seats, loaded.state),
     )
 
 
 def _rebuild(game: Game, seats: list[Seat]) -> LoadedGame:
     """Replay the game from its hand and play rows."""
-    hands = list(Hand.objects.filter(game=game).order_by("number").values_list("id", "deck"))
-    plays = list(
-        Play.objects.filter(game=game).order_by("sequence").values_list("seat", "card", "trick_id")
-    )
+    decks = Hand.objects.filter(game=game).order_by("number").values_list("deck", flat=True)
+    plays = Play.objects.filter(game=game).order_by("sequence").values_list("seat", "card")
     state = GameState(
         game.target,
         seed=game.seed,
         first_dealer=game.first_dealer,
-        decks=[tuple(parse_card(code) for code in deck) for _, deck in hands],
+        decks=[tuple(parse_card(code) for code in deck) for deck in decks],
     )
-    for seat, card, _trick_id in plays:
+    for seat, card in plays:
         if seat != state.to_play:
             raise CorruptGame(f"Game {game.pk}: seat {seat} played out of turn.")
         state.play(seat, card)
-    return LoadedGame(
-        game=game,
-        seats=seats,
-        state=state,
-        hand_ids={number: hand_id for number, (hand_id, _) in enumerate(hands, 1)},
-        current_trick_id=plays[-1][2] if state.trick else None,
-    )
+    return LoadedGame(game=game, seats=seats, state=state)
 
 
 def bot_turn(game_id: int) -> tuple[int, str] | None:

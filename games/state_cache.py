@@ -24,8 +24,6 @@ class Entry(NamedTuple):
     game: object  # a Game row as it was after ``moves`` plays
     seats: list
     state: GameState
-    hand_ids: dict[int, int]
-    trick_id: int | None
 
 
 _entries: OrderedDict[tuple[int, str], Entry] = OrderedDict()
@@ -66,6 +64,4 @@ def clear() -> None:
 
 
 def _copy(entry: Entry) -> Entry:
-    return entry._replace(
-        game=copy.copy(entry.game), state=entry.state.clone(), hand_ids=dict(entry.hand_ids)
-    )
+    return entry._replace(game=copy.copy(entry.game), state=entry.state.clone())
