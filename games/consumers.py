@@ -26,7 +26,13 @@ from .hints import explain as explain_hint
 from .metrics import counted
 from .models import Game
 from .selectors import bot_turn, cached_game
-from .table_updates import board_context, group_name, render_board, render_message
+from .table_updates import (
+    board_context,
+    group_name,
+    others_watching,
+    render_board,
+    render_message,
+)
 from .thinking import SEARCH_BOTS, choose_elsewhere
 
 log = logging.getLogger(__name__)
@@ -106,7 +112,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         self.sent_moves = moves
         await self.send(html)
-        await self.channel_layer.group_send(self.group, {"type": "table.update", "moves": moves})
+        if await others_watching(self.channel_layer, self.group):
+            await self.channel_layer.group_send(
+                self.group, {"type": "table.update", "moves": moves}
+            )
         if bot_due:
             self.drive_bots(expected_moves=moves, level=bot_due)
 

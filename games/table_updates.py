@@ -7,7 +7,8 @@ there is one source of HTML for the board whether it arrives by page load or by 
 from __future__ import annotations
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from channels.layers import InMemoryChannelLayer, get_channel_layer
+from channels_redis.core import RedisChannelLayer
 from django.template.loader import render_to_string
 
 from .models import Game
@@ -17,6 +18,22 @@ from .selectors import LoadedGame, game_load, seats_of
 
 def group_name(game_id: int) -> str:
     return f"game-{game_id}"
+
+
+async def others_watching(layer, group: str) -> bool:
+    """Whether ``group`` may hold a socket besides the one asking (True when unsure).
+
+    A person's own socket gets its board straight after its move, so a table nobody else
+    watches (the usual game against bots) need not pay for a broadcast: on Redis one count
+    instead of four round trips, and no message back to this very process. No race: a
+    socket that joins after the count reads the board once the move is committed.
+    """
+    if isinstance(layer, RedisChannelLayer):
+        connection = layer.connection(layer.consistent_hash(group))
+        return await connection.zcard(layer._group_key(group)) > 1
+    if isinstance(layer, InMemoryChannelLayer):
+        return len(layer.groups.get(group, ())) > 1
+    return True
 
 
 def board_context(game: Game, viewer=None, loaded: LoadedGame | None = None) -> dict:

@@ -5,6 +5,7 @@ import json
 
 import pytest
 from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 
 from coins_site.asgi import application
@@ -120,6 +121,40 @@ async def test_bots_without_a_pause_answer_in_the_same_update(alice, settings):
         current = await db(Game.objects.get)(pk=game.pk)
         assert board_moves(reply) == current.moves
     await client.close()
+
+
+async def test_a_move_is_broadcast_only_when_someone_else_watches(alice, settings, monkeypatch):
+    """A person alone at a table gets their board straight back and nothing is broadcast;
+    once a spectator watches, each move reaches the spectator too."""
+    settings.COINS_BOT_PAUSE = 0
+    layer = get_channel_layer()
+    await layer.flush()  # sockets of earlier runs may linger in a group of the same name
+    broadcasts = []
+    group_send = layer.group_send
+
+    async def counted_group_send(group, message):
+        broadcasts.append(message["moves"])
+        await group_send(group, message)
+
+    monkeypatch.setattr(layer, "group_send", counted_group_send)
+    game = await db(services.game_quick_play)(user=alice)
+    player = Client(game.pk, alice, seat=0)
+    assert (await player.connect())[0]
+    frame = await player.board_where(can_play)
+    broadcasts.clear()  # the bots' opening moves, which the socket learns of by broadcast
+    await player.send({"card": hand_cards(frame)[0]})
+    frame = await player.board_where(lambda f: board_moves(f) > board_moves(frame))
+    assert broadcasts == []
+
+    spectator = Client(game.pk)
+    assert (await spectator.connect())[0]
+    assert board_moves(await spectator.receive()) == board_moves(frame)
+    await player.send({"card": hand_cards(frame)[0]})
+    reply = await player.board_where(lambda f: board_moves(f) > board_moves(frame))
+    seen = await spectator.board_where(lambda f: board_moves(f) == board_moves(reply))
+    assert broadcasts == [board_moves(reply)] and 'id="hand"' not in seen
+    await player.close()
+    await spectator.close()
 
 
 async def test_each_socket_gets_boards_in_its_viewers_language(alice, bob):
