@@ -1,6 +1,6 @@
 """Writes: every change to a game goes through these functions, each one transaction.
 
-Moves lock the game row (``select_for_update``) before reading anything they check, so two
+Moves lock the game row (``SELECT ... FOR UPDATE``) before reading anything they check, so two
 simultaneous messages for one game (two tabs, two workers) are applied one after the other,
 and the second is judged against the state the first left.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import partial
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -57,10 +57,16 @@ class SeatUnavailable(GameError):
 
 
 def _locked_game(game_id: int) -> Game:
-    try:
-        return Game.objects.select_for_update().get(pk=game_id)
-    except Game.DoesNotExist:
-        raise GameNotFound(_("There is no such game.")) from None
+    """The game row, locked until the transaction ends.
+
+    A plain statement: building the ORM's ``select_for_update().get()`` cost more than the
+    lookup itself, and every move starts here.
+    """
+    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    sql = f"SELECT * FROM {Game._meta.db_table} WHERE id = %s{lock}"
+    for game in Game.objects.raw(sql, [game_id]):
+        return game
+    raise GameNotFound(_("There is no such game."))
 
 
 # -- creating and joining tables ------------------------------------------------------------
