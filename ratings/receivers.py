@@ -1,7 +1,16 @@
-"""Rate each game once it is over."""
+"""Rate each game once it is over, away from the move that ended it.
+
+Rating a game reads and writes the rating rows of its three players (and of bot levels,
+which every game against that level shares), so it is done after the move's reply, by one
+background thread, one game at a time: the last move of a game comes back as fast as any
+other, and games ending together never wait on each other's rating rows.
+"""
 
 import logging
+from concurrent.futures import ThreadPoolExecutor
 
+from django.conf import settings
+from django.db import connection
 from django.dispatch import receiver
 
 from games.signals import game_over
@@ -10,10 +19,31 @@ from .services import game_rate
 
 log = logging.getLogger(__name__)
 
+_rater = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ratings")
+
 
 @receiver(game_over)
 def rate_finished_game(sender, game_id: int, **kwargs) -> None:
+    if settings.COINS_RATE_IN_BACKGROUND:
+        _rater.submit(_rate_in_background, game_id)
+    else:
+        _rate(game_id)
+
+
+def wait_for_ratings() -> None:
+    """Return once every game handed to the background rater so far is rated."""
+    _rater.submit(lambda: None).result()
+
+
+def _rate(game_id: int) -> None:
     try:
         game_rate(game_id=game_id)
     except Exception:  # a rating failure must never break play; recompute repairs it
         log.exception("Could not rate game %s", game_id)
+
+
+def _rate_in_background(game_id: int) -> None:
+    try:
+        _rate(game_id)
+    finally:
+        connection.close()  # this thread's connection goes back to the pool between games

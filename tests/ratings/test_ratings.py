@@ -37,6 +37,26 @@ def finish(creator, kinds, others=(), target=3) -> Game:
     return Game.objects.get(pk=game.pk)
 
 
+@pytest.mark.django_db(transaction=True)
+def test_games_are_rated_in_the_background_once_their_last_move_commits(
+    django_user_model, settings
+):
+    """Off the move's path: the move that ends the game returns, then the rater rates it."""
+    from ratings.receivers import wait_for_ratings
+
+    settings.COINS_RATE_IN_BACKGROUND = True
+    alice = django_user_model.objects.create_user("al")
+    game = services.game_quick_play(user=alice, bot="random", target=3)
+    while services.bots_play_pending(game_id=game.pk) or Game.objects.get(pk=game.pk).is_running:
+        loaded = game_load(Game.objects.get(pk=game.pk))
+        if loaded.state.to_play == 0 and loaded.game.is_running:
+            card = CARD_CODES[loaded.state.hands[0][0]]
+            services.card_play(game_id=game.pk, user=alice, card=card)
+    wait_for_ratings()
+    assert RatingEvent.objects.filter(game=game).count() == 3
+    assert PlayerRating.objects.get(user=alice).games == 1
+
+
 def test_ranks_put_the_winner_first_then_points_with_ties_shared():
     assert ranks_of([10, 4, 4], winner=0) == [1, 2, 2]
     assert ranks_of([3, 10, 7], winner=1) == [3, 1, 2]
