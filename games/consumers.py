@@ -112,10 +112,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         self.sent_moves = moves
         await self.send(html)
-        if await others_watching(self.channel_layer, self.group):
-            await self.channel_layer.group_send(
-                self.group, {"type": "table.update", "moves": moves}
-            )
+        await self.show_everyone(moves, shown_here=True)
         if bot_due:
             self.drive_bots(expected_moves=moves, level=bot_due)
 
@@ -129,6 +126,20 @@ class TableConsumer(AsyncWebsocketConsumer):
         budget = Budget(seconds=settings.COINS_BOT_SECONDS)
         card = await choose_elsewhere(HINT_BOT, seed, view, budget)
         await self.send(render_message(explain_hint(view, card), level="hint"))
+
+    async def show_everyone(self, moves: int, shown_here: bool = False):
+        """Show the table after ``moves`` plays on this socket, then on any other.
+
+        This socket sends its own board rather than waiting for the broadcast to come back
+        to it, so a table nobody else watches (the usual game against bots) skips the
+        broadcast altogether.
+        """
+        if not shown_here:
+            await self.send_board(moves)
+        if await others_watching(self.channel_layer, self.group):
+            await self.channel_layer.group_send(
+                self.group, {"type": "table.update", "moves": moves}
+            )
 
     async def table_update(self, event):
         if event["moves"] > self.sent_moves:
@@ -183,9 +194,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 result = await in_db_thread(_bot_moves)(play, self.game_id, moves)
             if result is None:
                 return  # no bot was due, or another socket played first
-            await self.channel_layer.group_send(
-                self.group, {"type": "table.update", "moves": result.moves}
-            )
+            await self.show_everyone(result.moves)
             moves, level = result.moves, result.bot_due
 
     async def _think_and_play(self, moves: int):

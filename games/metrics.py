@@ -1,7 +1,8 @@
 """Optional query counting for benchmarks: off unless ``COINS_QUERY_LOG`` names a file.
 
-When on, each counted block appends ``<kind> <queries> <moves>`` to that file, so a benchmark
-can report the database queries the server spent per move.
+When on, each counted block appends ``<kind> <statements> <round trips> <moves>`` to that
+file, so a benchmark can report the database work the server spent per move. A batch sent in
+one round trip (``move_rows`` joins its statements with ";\n") counts each of its statements.
 """
 
 from __future__ import annotations
@@ -21,16 +22,17 @@ def counted(kind: str):
     if not path:
         yield box
         return
-    queries = 0
+    statements = trips = 0
 
     def count(execute, sql, params, many, context):
-        nonlocal queries
-        queries += 1
+        nonlocal statements, trips
+        statements += sql.count(";\n") + 1
+        trips += 1
         return execute(sql, params, many, context)
 
     with connection.execute_wrapper(count):
         yield box
-    _log(path).write(f"{kind} {queries} {box['moves']}\n")
+    _log(path).write(f"{kind} {statements} {trips} {box['moves']}\n")
 
 
 _logs: dict = {}

@@ -202,28 +202,37 @@ async def _play_game(ws, think: float, deadline: float, tally: Tally) -> bool:
 def query_figures(path: Path) -> dict:
     """Sum the server's query log: each "human" block is one person's move (with the bots'
     answers when they follow at once), "bot" blocks are bot moves played on their own and
-    "push" blocks are boards rendered for other sockets."""
-    totals = {kind: [0, 0, 0] for kind in ("human", "bot", "push")}  # queries, moves, blocks
+    "push" blocks are boards rendered for other sockets. Queries are SQL statements; round
+    trips count the statements sent together once."""
+    # kind -> [statements, round trips, moves, blocks]
+    totals = {kind: [0, 0, 0, 0] for kind in ("human", "bot", "push")}
     if path.exists():
         for line in path.read_text().splitlines():
-            if len(line.split()) != 3:
+            if len(line.split()) != 4:
                 continue  # a line cut short when the server stopped
-            kind, queries, moves = line.split()
+            kind, *numbers = line.split()
             entry = totals[kind]
-            entry[0] += int(queries)
-            entry[1] += int(moves)
-            entry[2] += 1
-    human_q, human_moves, human_n = totals["human"]
-    bot_q, bot_n, _ = totals["bot"]
-    push_q, _, push_n = totals["push"]
+            for index, number in enumerate(numbers):
+                entry[index] += int(number)
+            entry[3] += 1
+    human_q, human_trips, human_moves, human_n = totals["human"]
+    bot_q, bot_trips, bot_n, _ = totals["bot"]
+    push_q, push_trips, _, push_n = totals["push"]
     all_q, all_moves = human_q + bot_q + push_q, human_moves + bot_n
+    all_trips = human_trips + bot_trips + push_trips
+
+    def per(amount, count):
+        return round(amount / count, 2) if count else None
+
     return {
-        "queries_per_human_move_call": round(human_q / human_n, 2) if human_n else None,
-        "bot_moves_in_human_call": round((human_moves - human_n) / human_n, 2) if human_n else None,
-        "queries_per_bot_move": round(bot_q / bot_n, 2) if bot_n else None,
-        "queries_per_push": round(push_q / push_n, 2) if push_n else None,
-        "queries_per_move": round(all_q / all_moves, 2) if all_moves else None,
-        "queries_per_human_move_all_in": round(all_q / human_n, 2) if human_n else None,
+        "queries_per_human_move_call": per(human_q, human_n),
+        "round_trips_per_human_move_call": per(human_trips, human_n),
+        "bot_moves_in_human_call": per(human_moves - human_n, human_n),
+        "queries_per_bot_move": per(bot_q, bot_n),
+        "queries_per_push": per(push_q, push_n),
+        "queries_per_move": per(all_q, all_moves),
+        "queries_per_human_move_all_in": per(all_q, human_n),
+        "round_trips_per_human_move_all_in": per(all_trips, human_n),
     }
 
 

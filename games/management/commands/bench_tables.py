@@ -42,9 +42,10 @@ class Command(BaseCommand):
             f"{figures['all_moves']} moves in all ({figures['moves_per_second']}/s)\n"
             f"move-to-update latency: p50 {lat['p50']} ms, p95 {lat['p95']} ms, "
             f"p99 {lat['p99']} ms, max {lat['max']} ms\n"
-            f"queries per human move, with the bots' answers and every push: "
-            f"{figures.get('queries_per_human_move_all_in')} "
-            f"({figures.get('queries_per_move')} per move of any seat); "
+            f"SQL statements per human move, with the bots' answers and every push: "
+            f"{figures.get('queries_per_human_move_all_in')} in "
+            f"{figures.get('round_trips_per_human_move_all_in')} round trips "
+            f"({figures.get('queries_per_move')} statements per move of any seat); "
             f"errors {figures['errors']}, stalled tables {len(figures['stalled_tables'])}"
         )
         self.stdout.write(json.dumps(figures))
