@@ -38,6 +38,7 @@ from .thinking import SEARCH_BOTS, choose_elsewhere
 log = logging.getLogger(__name__)
 
 MAX_MESSAGE_BYTES = 2048
+SYNC = '{"sync": true}'  # what a page sends after a silence (static/js/table.js)
 
 
 def in_db_thread(function):
@@ -97,6 +98,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         if text_data and '"hint"' in text_data and len(text_data) <= MAX_MESSAGE_BYTES:
             await self.send_hint()
             return
+        if text_data == SYNC:
+            await self.send_board_if_newer()
+            return
         card = _card_from_message(text_data, bytes_data)
         if isinstance(card, _Refusal):
             await self.send(render_message(card.message))
@@ -152,6 +156,19 @@ class TableConsumer(AsyncWebsocketConsumer):
         if moves >= self.sent_moves:
             self.sent_moves = moves
             await self.send(html)
+
+    async def send_board_if_newer(self):
+        """Answer a page that has heard nothing for a while: send the board only if the game
+        has moved since the last one this socket sent.
+
+        Updates travel through the channel layer, which can lose one (channels-redis drops
+        a message when the socket that was reading for the process disconnects: django/
+        channels#1683). The page asks again after a silence, so a lost update costs a few
+        seconds, never a stuck table.
+        """
+        moves = await in_db_thread(_moves_of)(self.game_id)
+        if moves is not None and moves > self.sent_moves:
+            await self.send_board()
 
     def drive_bots(self, expected_moves: int | None = None, level: str | None = None):
         """Play pending bot moves; if this socket is already doing so, go round once more.
@@ -267,6 +284,10 @@ def _access(game_id: int, user, invite: str) -> tuple[int | None, str]:
     if user is not None and user.is_authenticated and game.seats.filter(user=user).exists():
         return None, game.seed
     return CLOSE_FORBIDDEN, ""
+
+
+def _moves_of(game_id: int) -> int | None:
+    return Game.objects.filter(pk=game_id).values_list("moves", flat=True).first()
 
 
 def _render_for(game_id: int, seed: str, user, moves: int | None) -> tuple[str, int]:

@@ -11,12 +11,28 @@
     }
   }
   document.addEventListener("htmx:wsConnecting", function () { setState("connecting"); });
-  document.addEventListener("htmx:wsOpen", function () { setState("open"); });
+  // An update can be lost on the way (the channel layer may drop one): after a silence
+  // while the game runs, ask whether it moved. The server answers only if it did.
+  var SYNC = '{"sync": true}', SILENCE_MS = 8000;
+  var socket = null, lastHeard = Date.now();
+  document.addEventListener("htmx:wsOpen", function (event) {
+    socket = event.detail.socketWrapper;
+    lastHeard = Date.now();
+    setState("open");
+  });
+  setInterval(function () {
+    var board = document.getElementById("board");
+    if (!socket || document.body.dataset.ws !== "open" || !board) { return; }
+    if (board.dataset.status !== "in_progress" || Date.now() - lastHeard < SILENCE_MS) { return; }
+    lastHeard = Date.now();
+    socket.send(SYNC);
+  }, 1000);
   document.addEventListener("htmx:wsClose", function () { setState("closed"); });
   document.addEventListener("htmx:wsError", function () { setState("closed"); });
   // An error message stays a few seconds, then the next board update clears it.
   var messageShownAt = 0;
   document.addEventListener("htmx:wsAfterMessage", function (event) {
+    lastHeard = Date.now();
     var text = String(event.detail.message || "");
     if (text.indexOf('id="table-message"') !== -1) {
       messageShownAt = Date.now();

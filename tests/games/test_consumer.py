@@ -10,6 +10,7 @@ from channels.testing import WebsocketCommunicator
 
 from coins_site.asgi import application
 from games import services
+from games.consumers import SYNC
 from games.models import Game, Play
 
 from .helpers import assert_no_hidden_cards, board_moves, can_play, hand_cards
@@ -155,6 +156,28 @@ async def test_a_move_is_broadcast_only_when_someone_else_watches(alice, setting
     assert broadcasts == [board_moves(reply)] and 'id="hand"' not in seen
     await player.close()
     await spectator.close()
+
+
+async def test_a_page_that_missed_an_update_gets_it_when_it_asks(alice, settings):
+    """An update lost on the way costs a silence, not a stuck table: after a silence the
+    page asks, and gets the board if (and only if) the game has moved since its last one."""
+    settings.COINS_BOT_PAUSE = 0
+    game = await db(services.game_quick_play)(user=alice)
+    client = Client(game.pk, alice, seat=0)
+    assert (await client.connect())[0]
+    frame = await client.board_where(can_play)
+    await client.send(SYNC)
+    assert await client.communicator.receive_nothing(timeout=0.3)  # nothing new: no answer
+
+    card = hand_cards(frame)[0]  # played behind the socket's back: nobody tells it
+    await db(services.card_play)(game_id=game.pk, user=alice, card=card, bots_follow=True)
+    assert await client.communicator.receive_nothing(timeout=0.3)
+    await client.send(SYNC)
+    board = await client.receive()
+    current = await db(Game.objects.get)(pk=game.pk)
+    assert board_moves(board) == current.moves > board_moves(frame)
+    assert card not in hand_cards(board)
+    await client.close()
 
 
 async def test_each_socket_gets_boards_in_its_viewers_language(alice, bob):
