@@ -240,6 +240,7 @@ async def test_two_humans_and_a_bot_see_each_others_moves(alice, bob):
     for client in (*clients.values(), watcher):
         await client.close()
         await scan_frames(client, game)
+        assert not any('http-equiv="refresh"' in f for f in client.frames)  # never reloads
     assert all(hand_cards(f) == [] for f in watcher.frames)
 
 

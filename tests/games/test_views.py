@@ -235,6 +235,27 @@ def test_an_htmx_request_gets_only_the_board(client, alice):
     assert 'id="hand"' in html
 
 
+REFRESH = 'http-equiv="refresh"'
+
+
+def test_without_javascript_a_waiting_page_reloads_but_a_board_never_carries_the_reload(
+    client, alice, bob, carol
+):
+    """The reload is for pages without JavaScript. Inside a board pushed by the socket,
+    htmx would turn it into a live refresh and reload a page that is only waiting."""
+    game = three_humans(alice, bob, carol)
+    state = game_load(Game.objects.get(pk=game.pk)).state
+    users = {seat.number: seat.user for seat in Seat.objects.filter(game=game)}
+    waiting = users[(state.to_play + 1) % 3]
+    client.force_login(waiting)
+    page = client.get(game.get_absolute_url()).content.decode()
+    assert REFRESH in page.split('id="board"')[0]  # in the head, before the board
+    board = client.get(game.get_absolute_url(), headers={"HX-Request": "true"}).content.decode()
+    assert REFRESH not in board
+    client.force_login(users[state.to_play])
+    assert REFRESH not in client.get(game.get_absolute_url()).content.decode()  # your turn
+
+
 # -- seats ----------------------------------------------------------------------------------
 
 
