@@ -25,6 +25,7 @@ from .hints import HINT_BOT, hint_view
 from .hints import explain as explain_hint
 from .metrics import counted
 from .models import Game
+from .refusals import refusal_text
 from .selectors import bot_turn, cached_game
 from .table_updates import (
     board_context,
@@ -112,7 +113,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 self.game_id, self.user, card, bots_follow
             )
         except (services.GameError, IllegalPlay) as error:
-            await self.send(render_message(str(error)))
+            await self.send(render_message(refusal_text(error)))
             return
         self.sent_moves = moves
         await self.send(html)
@@ -125,7 +126,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         try:
             seed, view = await in_db_thread(hint_view)(game_id=self.game_id, user=self.user)
         except (services.GameError, IllegalPlay) as error:
-            await self.send(render_message(str(error)))
+            await self.send(render_message(refusal_text(error)))
             return
         budget = Budget(seconds=settings.COINS_BOT_SECONDS)
         card = await choose_elsewhere(HINT_BOT, seed, view, budget)

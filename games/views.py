@@ -20,6 +20,7 @@ from .engine.cards import SUIT_LETTERS
 from .forms import GameCreateForm
 from .models import Game
 from .records import game_record
+from .refusals import refusal_text
 from .table_updates import board_context, notify_table
 
 
@@ -157,7 +158,7 @@ class PlayCardView(LoginRequiredMixin, View):
                 game_id=game.pk, user=request.user, card=request.POST.get("card", "")
             )
         except (services.GameError, IllegalPlay) as error:
-            messages.error(request, str(error))
+            messages.error(request, refusal_text(error))
             return redirect(game)
         notify_table(game.pk, result.moves)
         if services.bots_play_until_human(game_id=game.pk):

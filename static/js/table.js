@@ -1,13 +1,13 @@
 // Connection state of the table's WebSocket, for people (the banner) and tests (data-ws).
 (function () {
   "use strict";
-  var labels = { open: "", connecting: "Connecting…", closed: "Connection lost: reconnecting…" };
+  // The banner's words come from the page, in the viewer's language (data-connecting...).
   function setState(state) {
     document.body.dataset.ws = state;
     var banner = document.getElementById("connection");
     if (banner) {
       banner.dataset.state = state;
-      banner.textContent = labels[state] || "";
+      banner.textContent = banner.dataset[state] || "";
     }
   }
   document.addEventListener("htmx:wsConnecting", function () { setState("connecting"); });

@@ -48,6 +48,11 @@ def quick_play_table(client) -> str:
     return response.content.decode()
 
 
+def hand_of(html: str) -> list[str]:
+    hand = re.search(r'<section id="hand".*?</section>', html, re.S)
+    return re.findall(r'data-card="([^"]+)"', hand[0]) if hand else []
+
+
 # -- pages ----------------------------------------------------------------------------------
 
 
@@ -88,6 +93,25 @@ def test_a_spanish_player_gets_the_table_in_spanish(client, make_player):
         re.fullmatch(r"Jugar .+ de (Copas|Oros|Espadas|Bastos)", x) for x in labels
     )
     assert " of Cups" not in html and " of Coins" not in html
+
+
+def test_refusals_and_the_connection_banner_are_in_spanish_too(client, make_player, settings):
+    """The engine's refusals are English (it has no Django): the player reads them in
+    their language, and so the socket banner that table.js shows."""
+    from games.engine import CARD_CODES
+    from games.models import Game
+
+    settings.COINS_BOT_PAUSE = 0  # the bots' opening is played before the page shows
+    client.force_login(make_player("ana", "es"))
+    html = quick_play_table(client)
+    assert 'data-closed="Conexión perdida: reconectando…"' in html
+    game = Game.objects.latest("created_at")
+    url = reverse("game_play", args=[game.pk])
+    not_held = next(code for code in CARD_CODES if code not in hand_of(html))
+    for card, message in ((not_held, "Esa carta no está en tu mano."), ("99Z", "Eso no es")):
+        page = client.post(url, {"card": card}, follow=True).content.decode()
+        assert message in page, card
+        assert "not in your hand" not in page and "is not a card" not in page
 
 
 def test_an_english_player_still_gets_english(client, make_player):
