@@ -79,3 +79,33 @@ def test_a_dropped_socket_reconnects_by_itself(live_server_url, page):
     page.wait_for_selector("body[data-ws='closed']")
     page.wait_for_selector("body[data-ws='open']", timeout=20_000)
     page.wait_for_selector(f"#game-result, {PLAYABLE}")
+
+
+def test_a_page_that_missed_an_update_catches_up_by_itself(live_server_url, page):
+    """An update lost on the way (the channel layer can drop one) costs a few seconds of
+    silence, not a stuck table: the page asks again and shows the move, without reloading."""
+    from django.contrib.auth import get_user_model
+
+    from games import services
+
+    sent = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(payload)))
+    sign_up(page, live_server_url, "xena")
+    page.goto(f"{live_server_url}/")
+    page.click('[data-action="quick-play"]')
+    page.wait_for_selector(PLAYABLE)
+    reloads = []
+    page.on("load", lambda: reloads.append(page.url))
+    game_id = int(re.search(r"/games/(\d+)/", page.url)[1])
+    moves = board_moves(page)
+    card = page.locator(PLAYABLE).first.get_attribute("data-card")
+
+    # Played behind the page's back: no update is sent to its socket.
+    user = get_user_model().objects.get(username="xena")
+    services.card_play(game_id=game_id, user=user, card=card, bots_follow=True)
+
+    page.wait_for_function(
+        f"() => Number(document.querySelector('#board').dataset.moves) > {moves}"
+    )
+    assert '{"sync": true}' in sent and reloads == []
+    assert page.locator(f'#hand button[data-card="{card}"]').count() == 0
