@@ -15,7 +15,8 @@ from ratings.models import PlayerRating
 from ratings.selectors import rating_history
 
 from . import selectors, services
-from .engine import SUIT_NAMES, IllegalPlay, record_json
+from .card_names import SUIT_NAMES
+from .engine import IllegalPlay, record_json
 from .engine.cards import SUIT_LETTERS
 from .forms import GameCreateForm
 from .models import Game

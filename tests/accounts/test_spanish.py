@@ -114,6 +114,15 @@ def test_refusals_and_the_connection_banner_are_in_spanish_too(client, make_play
         assert "not in your hand" not in page and "is not a card" not in page
 
 
+def test_the_rules_page_is_in_spanish_suit_names_included(client):
+    html = client.get(reverse("rules"), headers={"accept-language": "es"}).content.decode()
+    rules = html[html.index("<article") : html.index("</article>")]
+    assert "Las reglas de Coins" in rules and "baza" in rules
+    assert rules.count("Oros") >= 3  # the suit table, the cycle and the scoring
+    for english in ("Cups", "Swords", "Clubs", "Who wins a trick", "The deck"):
+        assert english not in rules, english
+
+
 def test_an_english_player_still_gets_english(client, make_player):
     client.force_login(make_player("bea", "en"))
 
