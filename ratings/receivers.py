@@ -1,9 +1,9 @@
 """Rate each game once it is over, away from the move that ended it.
 
 Rating a game reads and writes the rating rows of its three players (and of bot levels,
-which every game against that level shares), so it is done after the move's reply, by one
-background thread, one game at a time: the last move of a game comes back as fast as any
-other, and games ending together never wait on each other's rating rows.
+which every game against that level shares), so on PostgreSQL it is done after the move's
+reply, by one background thread, one game at a time: the last move of a game comes back as
+fast as any other, and games ending together never wait on each other's rating rows.
 """
 
 import logging
@@ -24,7 +24,8 @@ _rater = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ratings")
 
 @receiver(game_over)
 def rate_finished_game(sender, game_id: int, **kwargs) -> None:
-    if settings.COINS_RATE_IN_BACKGROUND:
+    # SQLite takes one writer at a time: there the move's own thread rates the game.
+    if settings.COINS_RATE_IN_BACKGROUND and connection.vendor != "sqlite":
         _rater.submit(_rate_in_background, game_id)
     else:
         _rate(game_id)

@@ -41,7 +41,8 @@ def finish(creator, kinds, others=(), target=3) -> Game:
 def test_games_are_rated_in_the_background_once_their_last_move_commits(
     django_user_model, settings
 ):
-    """Off the move's path: the move that ends the game returns, then the rater rates it."""
+    """Off the move's path: the move that ends the game returns, then the rater rates it
+    (on PostgreSQL; SQLite, one writer at a time, rates inside the move)."""
     from ratings.receivers import wait_for_ratings
 
     settings.COINS_RATE_IN_BACKGROUND = True
