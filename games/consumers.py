@@ -72,7 +72,8 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def connect(self):
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         self.user = self.scope.get("user")
-        self.sent_moves = -1
+        self.sent_moves, self.sent_status = -1, ""
+        self.left = False
         self.bot_task: asyncio.Task | None = None
         self.bots_again = False
         refusal, self.seed = await in_db_thread(_access)(self.game_id, self.user, self._invite())
@@ -89,6 +90,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.drive_bots()
 
     async def disconnect(self, code):
+        self.left = True
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
         if self.bot_task and not self.bot_task.done():
@@ -109,13 +111,13 @@ class TableConsumer(AsyncWebsocketConsumer):
         # Bots that answer without a pause answer in the same call: one update, not two.
         bots_follow = not settings.COINS_BOT_PAUSE
         try:
-            html, moves, bot_due = await in_db_thread(_play_and_render)(
+            html, moves, status, bot_due = await in_db_thread(_play_and_render)(
                 self.game_id, self.user, card, bots_follow
             )
         except (services.GameError, IllegalPlay) as error:
             await self.send(render_message(refusal_text(error)))
             return
-        self.sent_moves = moves
+        self.sent_moves, self.sent_status = moves, status
         await self.send(html)
         await self.show_everyone(moves, shown_here=True)
         if bot_due:
@@ -141,34 +143,43 @@ class TableConsumer(AsyncWebsocketConsumer):
         """
         if not shown_here:
             await self.send_board(moves)
-        if await others_watching(self.channel_layer, self.group):
+        if await others_watching(self.channel_layer, self.group, self.channel_name):
             await self.channel_layer.group_send(
                 self.group, {"type": "table.update", "moves": moves}
             )
 
     async def table_update(self, event):
-        if event["moves"] > self.sent_moves:
-            await self.send_board(event["moves"])
+        """Show a change announced to the table: a move count newer than this socket's last
+        board, or -1 for a change that is not a move (a seat taken, a resignation)."""
+        moves = event["moves"]
+        if moves < 0 or moves > self.sent_moves:
+            await self.send_board(None if moves < 0 else moves)
         if event.get("drive_bots"):
             self.drive_bots()
 
     async def send_board(self, moves: int | None = None):
-        html, moves = await in_db_thread(_render_for)(self.game_id, self.seed, self.user, moves)
+        """Send the board after ``moves`` plays (the current one if None), unless this
+        socket has already sent a later one."""
+        if self.left:
+            return  # its bots may still be playing after it closed: nobody would see it
+        html, moves, status = await in_db_thread(_render_for)(
+            self.game_id, self.seed, self.user, moves
+        )
         if moves >= self.sent_moves:
-            self.sent_moves = moves
+            self.sent_moves, self.sent_status = moves, status
             await self.send(html)
 
     async def send_board_if_newer(self):
         """Answer a page that has heard nothing for a while: send the board only if the game
-        has moved since the last one this socket sent.
+        has moved (or started, or ended) since the last one this socket sent.
 
         Updates travel through the channel layer, which can lose one (channels-redis drops
         a message when the socket that was reading for the process disconnects: django/
         channels#1683). The page asks again after a silence, so a lost update costs a few
         seconds, never a stuck table.
         """
-        moves = await in_db_thread(_moves_of)(self.game_id)
-        if moves is not None and moves > self.sent_moves:
+        current = await in_db_thread(_moves_and_status)(self.game_id)
+        if current is not None and current != (self.sent_moves, self.sent_status):
             await self.send_board()
 
     def drive_bots(self, expected_moves: int | None = None, level: str | None = None):
@@ -287,28 +298,30 @@ def _access(game_id: int, user, invite: str) -> tuple[int | None, str]:
     return CLOSE_FORBIDDEN, ""
 
 
-def _moves_of(game_id: int) -> int | None:
-    return Game.objects.filter(pk=game_id).values_list("moves", flat=True).first()
+def _moves_and_status(game_id: int) -> tuple[int, str] | None:
+    return Game.objects.filter(pk=game_id).values_list("moves", "status").first()
 
 
-def _render_for(game_id: int, seed: str, user, moves: int | None) -> tuple[str, int]:
-    """Render the board for ``user``: from this process's cache when it has move ``moves``."""
+def _render_for(game_id: int, seed: str, user, moves: int | None) -> tuple[str, int, str]:
+    """Render the board for ``user``: from this process's cache when it has move ``moves``.
+    Return it with the move count and status it shows."""
     with counted("push"):
         loaded = cached_game(game_id, seed, moves) if moves is not None else None
         game = loaded.game if loaded else Game.objects.get(pk=game_id)
-        return render_board(board_context(game, user, loaded=loaded)), game.moves
+        return render_board(board_context(game, user, loaded=loaded)), game.moves, game.status
 
 
 def _play_and_render(
     game_id: int, user, card: str, bots_follow: bool
-) -> tuple[str, int, str | None]:
+) -> tuple[str, int, str, str | None]:
     """Play the card (and the bots' answers if they follow); return the board, the move
-    count and the level of the bot due next, if any."""
+    count and status it shows, and the level of the bot due next, if any."""
     with counted("human") as box:
         result = services.card_play(game_id=game_id, user=user, card=card, bots_follow=bots_follow)
         box["moves"] = result.played
-        context = board_context(result.loaded.game, user, loaded=result.loaded)
-        return render_board(context), result.moves, result.bot_due
+        game = result.loaded.game
+        context = board_context(game, user, loaded=result.loaded)
+        return render_board(context), result.moves, game.status, result.bot_due
 
 
 def _pending_without_search(*, game_id: int, expected_moves: int):

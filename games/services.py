@@ -11,6 +11,7 @@ from functools import partial
 
 from django.conf import settings
 from django.db import connection, transaction
+from django.db.transaction import TransactionManagementError
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -63,6 +64,8 @@ def _locked_game(game_id: int) -> Game:
     lookup itself, and every move starts here.
     """
     lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    if lock and not connection.in_atomic_block:  # as the ORM's select_for_update() refuses
+        raise TransactionManagementError("Lock the game row inside a transaction.")
     sql = f"SELECT * FROM {Game._meta.db_table} WHERE id = %s{lock}"
     for game in Game.objects.raw(sql, [game_id]):
         return game

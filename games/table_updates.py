@@ -20,19 +20,24 @@ def group_name(game_id: int) -> str:
     return f"game-{game_id}"
 
 
-async def others_watching(layer, group: str) -> bool:
-    """Whether ``group`` may hold a socket besides the one asking (True when unsure).
+async def others_watching(layer, group: str, channel: str) -> bool:
+    """Whether ``group`` may hold a socket besides ``channel`` (True when unsure).
 
     A person's own socket gets its board straight after its move, so a table nobody else
-    watches (the usual game against bots) need not pay for a broadcast: on Redis one count
-    instead of four round trips, and no message back to this very process. No race: a
-    socket that joins after the count reads the board once the move is committed.
+    watches (the usual game against bots) need not pay for a broadcast: on Redis one round
+    trip instead of four, and no message back to this very process. ``channel`` may have
+    left the group already (a socket closing while its bots still play). No race: a socket
+    that joins after the count reads the board once the move is committed.
     """
     if isinstance(layer, RedisChannelLayer):
+        key = layer._group_key(group)
         connection = layer.connection(layer.consistent_hash(group))
-        return await connection.zcard(layer._group_key(group)) > 1
+        async with connection.pipeline(transaction=False) as pipe:
+            members, mine = await pipe.zcard(key).zscore(key, channel).execute()
+        return members - (mine is not None) > 0
     if isinstance(layer, InMemoryChannelLayer):
-        return len(layer.groups.get(group, ())) > 1
+        members = layer.groups.get(group, {})
+        return len(members) - (channel in members) > 0
     return True
 
 

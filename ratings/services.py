@@ -47,7 +47,7 @@ def game_rate(*, game_id: int) -> list[RatingEvent]:
     seats = list(game.seats.order_by("number"))
     if any(seat.is_empty for seat in seats):
         return []
-    ratings = [rating_of(seat) for seat in seats]
+    ratings = _locked([rating_of(seat) for seat in seats])
     scores = [seat.score for seat in seats]
     ranks = ranks_of(scores, game.winner_seat, game.abandoned_by)
     teams = MODEL.rate([[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in ratings], ranks=ranks)
@@ -69,6 +69,15 @@ def game_rate(*, game_id: int) -> list[RatingEvent]:
     RatingEvent.objects.bulk_create(events)
     _apply(events)
     return events
+
+
+def _locked(ratings: list[PlayerRating]) -> list[PlayerRating]:
+    """The same rating rows, locked and read again: games rated at once by two processes
+    (bot levels share one row) must not overwrite each other. Locked in id order, so two
+    ratings never wait on each other in a circle."""
+    rows = PlayerRating.objects.select_for_update().filter(pk__in={r.pk for r in ratings})
+    by_id = {row.pk: row for row in rows.order_by("pk")}
+    return [by_id[rating.pk] for rating in ratings]
 
 
 def _apply(events: list[RatingEvent]) -> None:

@@ -12,7 +12,7 @@
   }
   document.addEventListener("htmx:wsConnecting", function () { setState("connecting"); });
   // An update can be lost on the way (the channel layer may drop one): after a silence
-  // while the game runs, ask whether it moved. The server answers only if it did.
+  // while the table is open, ask whether it moved. The server answers only if it did.
   var SYNC = '{"sync": true}', SILENCE_MS = 8000;
   var socket = null, lastHeard = Date.now();
   document.addEventListener("htmx:wsOpen", function (event) {
@@ -23,7 +23,9 @@
   setInterval(function () {
     var board = document.getElementById("board");
     if (!socket || document.body.dataset.ws !== "open" || !board) { return; }
-    if (board.dataset.status !== "in_progress" || Date.now() - lastHeard < SILENCE_MS) { return; }
+    // Even on your own turn: another tab of yours may have played.
+    var open = board.dataset.status === "in_progress" || board.dataset.status === "waiting";
+    if (!open || Date.now() - lastHeard < SILENCE_MS) { return; }
     lastHeard = Date.now();
     socket.send(SYNC);
   }, 1000);

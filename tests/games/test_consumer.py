@@ -12,6 +12,7 @@ from coins_site.asgi import application
 from games import services
 from games.consumers import SYNC
 from games.models import Game, Play
+from games.table_updates import notify_table, others_watching
 
 from .helpers import assert_no_hidden_cards, board_moves, can_play, hand_cards
 
@@ -158,6 +159,23 @@ async def test_a_move_is_broadcast_only_when_someone_else_watches(alice, setting
     await spectator.close()
 
 
+async def test_others_watching_counts_every_socket_but_the_asking_one():
+    """Exact whatever the asker's own membership: it may have left the group already (a
+    socket closing while its bots still play), and then one other watcher still counts."""
+    layer = get_channel_layer()
+    await layer.flush()
+    group, me, other = "game-others", await layer.new_channel(), await layer.new_channel()
+    assert not await others_watching(layer, group, me)
+    await layer.group_add(group, me)
+    assert not await others_watching(layer, group, me)
+    await layer.group_add(group, other)
+    assert await others_watching(layer, group, me)
+    await layer.group_discard(group, me)
+    assert await others_watching(layer, group, me)
+    await layer.group_discard(group, other)
+    assert not await others_watching(layer, group, me)
+
+
 async def test_a_page_that_missed_an_update_gets_it_when_it_asks(alice, settings):
     """An update lost on the way costs a silence, not a stuck table: after a silence the
     page asks, and gets the board if (and only if) the game has moved since its last one."""
@@ -177,6 +195,30 @@ async def test_a_page_that_missed_an_update_gets_it_when_it_asks(alice, settings
     current = await db(Game.objects.get)(pk=game.pk)
     assert board_moves(board) == current.moves > board_moves(frame)
     assert card not in hand_cards(board)
+    await client.close()
+
+
+async def test_seats_taken_and_resignations_from_pages_reach_the_sockets(alice, bob, carol):
+    """Changes made outside a socket (a seat taken from the lobby, a resignation) carry no
+    move number: every socket at the table shows them anyway."""
+    game = await db(services.game_create)(
+        creator=alice, target=10, seat_kinds=["me", "open", "open"]
+    )
+    client = Client(game.pk, alice, seat=0)
+    assert (await client.connect())[0]
+    assert 'data-status="waiting"' in await client.receive()
+
+    def change(service, **kwargs):
+        service(game_id=game.pk, **kwargs)
+        notify_table(game.pk, -1, drive_bots=True)
+
+    await db(change)(services.seat_join, user=bob)
+    await client.board_where(lambda f: bob.username in f and 'data-status="waiting"' in f)
+    await db(change)(services.seat_join, user=carol)
+    await client.board_where(lambda f: 'data-status="in_progress"' in f)
+    await db(change)(services.game_resign, user=carol)
+    board = await client.board_where(lambda f: 'data-status="abandoned"' in f)
+    assert 'id="game-result"' in board
     await client.close()
 
 

@@ -58,6 +58,19 @@ def test_games_are_rated_in_the_background_once_their_last_move_commits(
     assert PlayerRating.objects.get(user=alice).games == 1
 
 
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="SQLite has no row locks")
+def test_rating_rows_are_locked_while_a_game_is_rated(django_user_model):
+    """Bot levels share one rating row: two processes rating games at once must take turns
+    on it, not overwrite each other's update."""
+    alice = django_user_model.objects.create_user("al")
+    game = finish(alice, ["me", "random", "random"])
+    RatingEvent.objects.filter(game=game).delete()
+    with CaptureQueriesContext(connection) as queries:
+        game_rate(game_id=game.pk)
+    locks = [q["sql"] for q in queries if "FOR UPDATE" in q["sql"]]
+    assert any("ratings_playerrating" in sql for sql in locks), locks
+
+
 def test_ranks_put_the_winner_first_then_points_with_ties_shared():
     assert ranks_of([10, 4, 4], winner=0) == [1, 2, 2]
     assert ranks_of([3, 10, 7], winner=1) == [3, 1, 2]
