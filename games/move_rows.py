@@ -188,9 +188,11 @@ def _game_update(game: Game) -> Statement:
 
 def _execute(statements: list[Statement]) -> None:
     """Run the statements: in one round trip on PostgreSQL, whose client-side binding
-    cursor takes several statements at once; one by one elsewhere."""
+    cursor (Django's default) takes several statements at once; one by one elsewhere."""
+    options = connection.settings_dict.get("OPTIONS", {})
+    together = connection.vendor == "postgresql" and not options.get("server_side_binding")
     with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
+        if together:
             cursor.execute(
                 ";\n".join(sql for sql, _ in statements),
                 [value for _, params in statements for value in params],
