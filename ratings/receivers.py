@@ -4,6 +4,9 @@ Rating a game reads and writes the rating rows of its three players (and of bot 
 which every game against that level shares), so on PostgreSQL it is done after the move's
 reply, by one background thread, one game at a time: the last move of a game comes back as
 fast as any other, and games ending together never wait on each other's rating rows.
+
+A server stopped between a game's last move and its rating leaves the game unrated, so the
+first rating a process does in the background starts by rating any such game.
 """
 
 import logging
@@ -15,7 +18,7 @@ from django.dispatch import receiver
 
 from games.signals import game_over
 
-from .services import game_rate
+from .services import game_rate, rate_unrated_games
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +47,16 @@ def _rate(game_id: int) -> None:
 
 
 def _rate_in_background(game_id: int) -> None:
+    global _swept
     try:
+        if not _swept:  # the first game this process rates: first rate those left behind
+            _swept = True
+            rate_unrated_games()
         _rate(game_id)
+    except Exception:  # a rating failure must never break play; recompute repairs it
+        log.exception("Could not rate the games left unrated")
     finally:
         connection.close()  # this thread's connection goes back to the pool between games
+
+
+_swept = False  # whether this process has rated the games a stopped server left unrated

@@ -93,6 +93,18 @@ def _apply(events: list[RatingEvent]) -> None:
         rating.save(update_fields=["mu", "sigma", "games", "wins", "updated_at"])
 
 
+def rate_unrated_games() -> int:
+    """Rate every game that ended without being rated (its server stopped between the last
+    move and its rating), in the order they ended; return how many were rated."""
+    games = (
+        Game.objects.filter(status__in=RATED_STATUSES, started_at__isnull=False, is_rated=True)
+        .filter(rating_events__isnull=True)
+        .order_by("finished_at", "pk")
+        .values_list("pk", flat=True)
+    )
+    return sum(bool(game_rate(game_id=game_id)) for game_id in games)
+
+
 @transaction.atomic
 def ratings_recompute() -> int:
     """Rebuild every rating from the match history, in the order games ended; idempotent.
