@@ -58,40 +58,39 @@ def test_games_are_rated_in_the_background_once_their_last_move_commits(
     assert PlayerRating.objects.get(user=alice).games == 1
 
 
-@pytest.mark.django_db(transaction=True)
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="SQLite rates inside the move")
+@pytest.mark.django_db(transaction=True)  # the rater closes its connection after each game
 def test_games_a_stopped_server_left_unrated_are_rated_by_the_next_rating(
-    django_user_model, settings, monkeypatch
+    django_user_model, monkeypatch
 ):
     from ratings import receivers
 
     alice = django_user_model.objects.create_user("al")
-    left_behind = finish(alice, ["me", "random", "random"])  # then its rating "is lost":
-    RatingEvent.objects.filter(game=left_behind).delete()
+    left_behind, game = (finish(alice, ["me", "random", "random"]) for _ in range(2))
+    RatingEvent.objects.filter(game__in=[left_behind, game]).delete()  # ratings "lost"
     monkeypatch.setattr(receivers, "_swept", False)  # a process that has not swept yet
-    settings.COINS_RATE_IN_BACKGROUND = True
-    game = services.game_quick_play(user=alice, bot="random", target=1)
-    while Game.objects.get(pk=game.pk).is_running:
-        if services.bots_play_pending(game_id=game.pk) is None:
-            loaded = game_load(Game.objects.get(pk=game.pk))
-            card = CARD_CODES[loaded.state.hands[0][0]]
-            services.card_play(game_id=game.pk, user=alice, card=card)
-    receivers.wait_for_ratings()
+    receivers._rate_in_background(game.pk)  # what the rater thread runs for a game
     assert RatingEvent.objects.filter(game=left_behind).count() == 3
     assert RatingEvent.objects.filter(game=game).count() == 3
 
 
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="SQLite has no row locks")
-def test_rating_rows_are_locked_while_a_game_is_rated(django_user_model):
+def test_rating_rows_are_locked_while_a_game_is_rated(django_user_model, monkeypatch):
     """Bot levels share one rating row: two processes rating games at once must take turns
     on it, not overwrite each other's update."""
+    from django.db.models import QuerySet
+
     alice = django_user_model.objects.create_user("al")
     game = finish(alice, ["me", "random", "random"])
     RatingEvent.objects.filter(game=game).delete()
-    with CaptureQueriesContext(connection) as queries:
-        game_rate(game_id=game.pk)
-    locks = [q["sql"] for q in queries if "FOR UPDATE" in q["sql"]]
-    assert any("ratings_playerrating" in sql for sql in locks), locks
+    locked = []
+    select_for_update = QuerySet.select_for_update
+
+    def recording(queryset, *args, **kwargs):
+        locked.append(queryset.model)
+        return select_for_update(queryset, *args, **kwargs)
+
+    monkeypatch.setattr(QuerySet, "select_for_update", recording)
+    game_rate(game_id=game.pk)
+    assert PlayerRating in locked, locked
 
 
 def test_ranks_put_the_winner_first_then_points_with_ties_shared():
