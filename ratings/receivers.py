@@ -51,12 +51,17 @@ def _rate_in_background(game_id: int) -> None:
     try:
         if not _swept:  # the first game this process rates: first rate those left behind
             _swept = True
-            rate_unrated_games()
+            _rate_left_behind()
         _rate(game_id)
-    except Exception:  # a rating failure must never break play; recompute repairs it
-        log.exception("Could not rate the games left unrated")
     finally:
         connection.close()  # this thread's connection goes back to the pool between games
+
+
+def _rate_left_behind() -> None:
+    try:
+        rate_unrated_games()
+    except Exception:  # as for one game: recompute repairs it
+        log.exception("Could not rate the games left unrated")
 
 
 _swept = False  # whether this process has rated the games a stopped server left unrated

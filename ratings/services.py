@@ -96,13 +96,7 @@ def _apply(events: list[RatingEvent]) -> None:
 def rate_unrated_games() -> int:
     """Rate every game that ended without being rated (its server stopped between the last
     move and its rating), in the order they ended; return how many were rated."""
-    games = (
-        Game.objects.filter(status__in=RATED_STATUSES, started_at__isnull=False, is_rated=True)
-        .filter(rating_events__isnull=True)
-        .order_by("finished_at", "pk")
-        .values_list("pk", flat=True)
-    )
-    return sum(bool(game_rate(game_id=game_id)) for game_id in games)
+    return _rate_in_order(_ratable_games().filter(rating_events__isnull=True))
 
 
 @transaction.atomic
@@ -113,12 +107,17 @@ def ratings_recompute() -> int:
     """
     RatingEvent.objects.all().delete()
     PlayerRating.objects.update(mu=DEFAULT_MU, sigma=DEFAULT_SIGMA, games=0, wins=0)
-    games = (
-        Game.objects.filter(status__in=RATED_STATUSES, started_at__isnull=False, is_rated=True)
-        .order_by("finished_at", "pk")
-        .values_list("pk", flat=True)
-    )
-    return sum(bool(game_rate(game_id=game_id)) for game_id in games)
+    return _rate_in_order(_ratable_games())
+
+
+def _ratable_games():
+    return Game.objects.filter(status__in=RATED_STATUSES, started_at__isnull=False, is_rated=True)
+
+
+def _rate_in_order(games) -> int:
+    """Rate ``games`` in the order they ended; return how many were rated."""
+    ids = games.order_by("finished_at", "pk").values_list("pk", flat=True)
+    return sum(bool(game_rate(game_id=game_id)) for game_id in ids)
 
 
 @transaction.atomic
