@@ -53,9 +53,8 @@ class MoveRows:
     def __init__(self, loaded: LoadedGame):
         self.loaded = loaded
         self.hands: list[HandRecord] = []
-        self.new_tricks: dict[
-            tuple[int, int], list
-        ] = {}  # (hand, trick) -> [leader, winner, points]
+        # (hand, trick) -> [leader, winner, points] of the tricks begun in this batch
+        self.new_tricks: dict[tuple[int, int], list] = {}
         self.finished: dict[tuple[int, int], TrickRecord] = {}  # tricks begun in earlier batches
         self.plays: list[tuple] = []  # (sequence, order, seat, code, hand number, trick number)
         self.scored = False
