@@ -23,16 +23,18 @@ from .engine import IllegalPlay
 from .engine.bots import Budget
 from .hints import HINT_BOT, hint_view
 from .hints import explain as explain_hint
+from .invites import may_view
 from .metrics import counted
 from .models import Game
 from .refusals import refusal_text
 from .selectors import bot_turn, cached_game
 from .table_updates import (
-    board_context,
     group_name,
     others_watching,
     render_board,
     render_message,
+    socket_request,
+    viewer_context,
 )
 from .thinking import SEARCH_BOTS, choose_elsewhere
 
@@ -76,10 +78,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.left = False
         self.bot_task: asyncio.Task | None = None
         self.bots_again = False
-        refusal, self.seed = await in_db_thread(_access)(self.game_id, self.user, self._invite())
         # Set in this socket's own context: its handlers, bot task and database threads
         # (which copy the context) all render in the viewer's language.
         translation.activate(await in_db_thread(socket_language)(self.user, self.scope))
+        # Every board this socket sends is rendered with this request: the viewer's own.
+        self.request = socket_request(self.scope, self.game_id)
+        refusal, self.seed = await in_db_thread(_access)(self.game_id, self.request)
         if refusal is not None:
             await self.close(code=refusal)
             return
@@ -112,7 +116,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         bots_follow = not settings.COINS_BOT_PAUSE
         try:
             html, moves, status, bot_due = await in_db_thread(_play_and_render)(
-                self.game_id, self.user, card, bots_follow
+                self.game_id, self.request, card, bots_follow
             )
         except (services.GameError, IllegalPlay) as error:
             await self.send(render_message(refusal_text(error)))
@@ -163,7 +167,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.left:
             return  # its bots may still be playing after it closed: nobody would see it
         html, moves, status = await in_db_thread(_render_for)(
-            self.game_id, self.seed, self.user, moves
+            self.game_id, self.seed, self.request, moves
         )
         if moves >= self.sent_moves:
             self.sent_moves, self.sent_status = moves, status
@@ -237,14 +241,6 @@ class TableConsumer(AsyncWebsocketConsumer):
             game_id=self.game_id, expected_moves=moves, card=card
         )
 
-    def _invite(self) -> str:
-        query = self.scope.get("query_string", b"").decode("latin-1")
-        for part in query.split("&"):
-            key, _sep, value = part.partition("=")
-            if key == "invite":
-                return value
-        return ""
-
 
 def _log_failure(task: asyncio.Task) -> None:
     """Log a bot task that failed: nobody awaits it, so its error would otherwise vanish."""
@@ -286,14 +282,12 @@ def socket_language(user, scope) -> str:
     return translation.get_language_from_request(handshake)
 
 
-def _access(game_id: int, user, invite: str) -> tuple[int | None, str]:
-    """Return (None, seed) if the user may watch this table, else (close code, "")."""
+def _access(game_id: int, request) -> tuple[int | None, str]:
+    """Return (None, seed) if the viewer may watch this table, else (close code, "")."""
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         return CLOSE_NOT_FOUND, ""
-    if game.is_public or invite == game.invite_token:
-        return None, game.seed
-    if user is not None and user.is_authenticated and game.seats.filter(user=user).exists():
+    if may_view(request, game):
         return None, game.seed
     return CLOSE_FORBIDDEN, ""
 
@@ -302,26 +296,29 @@ def _moves_and_status(game_id: int) -> tuple[int, str] | None:
     return Game.objects.filter(pk=game_id).values_list("moves", "status").first()
 
 
-def _render_for(game_id: int, seed: str, user, moves: int | None) -> tuple[str, int, str]:
-    """Render the board for ``user``: from this process's cache when it has move ``moves``.
-    Return it with the move count and status it shows."""
+def _render_for(game_id: int, seed: str, request, moves: int | None) -> tuple[str, int, str]:
+    """Render the board for the socket's viewer: from this process's cache when it has move
+    ``moves``. Return it with the move count and status it shows."""
     with counted("push"):
         loaded = cached_game(game_id, seed, moves) if moves is not None else None
         game = loaded.game if loaded else Game.objects.get(pk=game_id)
-        return render_board(board_context(game, user, loaded=loaded)), game.moves, game.status
+        context = viewer_context(game, request, loaded=loaded)
+        return render_board(context, request), game.moves, game.status
 
 
 def _play_and_render(
-    game_id: int, user, card: str, bots_follow: bool
+    game_id: int, request, card: str, bots_follow: bool
 ) -> tuple[str, int, str, str | None]:
     """Play the card (and the bots' answers if they follow); return the board, the move
     count and status it shows, and the level of the bot due next, if any."""
     with counted("human") as box:
-        result = services.card_play(game_id=game_id, user=user, card=card, bots_follow=bots_follow)
+        result = services.card_play(
+            game_id=game_id, user=request.user, card=card, bots_follow=bots_follow
+        )
         box["moves"] = result.played
         game = result.loaded.game
-        context = board_context(game, user, loaded=result.loaded)
-        return render_board(context), result.moves, game.status, result.bot_due
+        context = viewer_context(game, request, loaded=result.loaded)
+        return render_board(context, request), result.moves, game.status, result.bot_due
 
 
 def _pending_without_search(*, game_id: int, expected_moves: int):

@@ -46,13 +46,17 @@ def _position(number: int, viewer: int) -> str:
     return ("bottom", "left", "right")[(number - viewer) % 3]
 
 
-def table_context(game: Game, seats: list[Seat], view: SeatView | None) -> dict:
+def table_context(
+    game: Game, seats: list[Seat], view: SeatView | None, waiting_seat: int | None = None
+) -> dict:
     """Return the context of the table partials for the holder of ``view``.
 
-    ``view`` is None while the game is waiting for players (nothing dealt yet).
+    ``view`` is None while the game is waiting for players (nothing dealt yet); then
+    ``waiting_seat`` is the viewer's seat, if they have taken one.
     """
-    viewer = view.seat if view is not None else None
+    viewer = view.seat if view is not None else waiting_seat
     names = [seat_name(seat) for seat in seats]
+    people = [seat for seat in seats if seat.user_id is not None]
     context = {
         "game": game,
         "viewer_seat": viewer,
@@ -60,6 +64,8 @@ def table_context(game: Game, seats: list[Seat], view: SeatView | None) -> dict:
         "names": names,
         "moves": game.moves,
         "status_text": _status_text(game, view, names),
+        # Leaving as the only person at a waiting table closes it: say so on the button.
+        "leaving_closes": viewer is not None and len(people) == 1,
     }
     if view is None:
         return context

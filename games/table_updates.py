@@ -6,11 +6,22 @@ there is one source of HTML for the board whether it arrives by page load or by 
 
 from __future__ import annotations
 
+import io
+from urllib.parse import urlsplit
+
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from channels_redis.core import RedisChannelLayer
+from django.contrib.auth.models import AnonymousUser
+from django.core.handlers.asgi import ASGIRequest
+from django.http import HttpRequest
+from django.middleware.csrf import CsrfViewMiddleware
+from django.template.backends.utils import csrf_input
 from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import translation
 
+from .invites import invite_of
 from .models import Game
 from .presenters import table_context
 from .selectors import LoadedGame, game_load, seats_of
@@ -48,8 +59,10 @@ def board_context(game: Game, viewer=None, loaded: LoadedGame | None = None) -> 
     """
     if not game.was_dealt:
         seats = loaded.seats if loaded else seats_of(game)
-        context = table_context(game, seats, None)
-        context["viewer_is_seated"] = any(s.user_id == getattr(viewer, "pk", None) for s in seats)
+        viewer_id = getattr(viewer, "pk", None)
+        seat = next((s for s in seats if viewer_id and s.user_id == viewer_id), None)
+        context = table_context(game, seats, None, seat.number if seat else None)
+        context["viewer_is_seated"] = seat is not None
         return context
     loaded = loaded or game_load(game)
     seat = loaded.seat_of(viewer)
@@ -59,7 +72,63 @@ def board_context(game: Game, viewer=None, loaded: LoadedGame | None = None) -> 
     return context
 
 
-def render_board(context: dict, request=None) -> str:
+def viewer_context(game: Game, request: HttpRequest, loaded: LoadedGame | None = None) -> dict:
+    """The whole context of the table's board for the person behind ``request``.
+
+    The page and every push use this, with a request: the page's own, or the one that
+    stands for a socket's viewer (``socket_request``). So a pushed board is exactly what a
+    page load would show that person: their seat, their buttons, forms with a CSRF token
+    valid for their cookie, their invite.
+    """
+    context = board_context(game, request.user, loaded=loaded)
+    invite = invite_of(request, game)
+    table_url = game.get_absolute_url()
+    context["invite"] = invite
+    context["csrf_input"] = csrf_input(request)  # one token for the 16 card forms
+    context["table_url"] = f"{table_url}?invite={invite}" if invite else table_url
+    context["invite_url"] = (
+        request.build_absolute_uri(f"{table_url}?invite={game.invite_token}")
+        if context["viewer_is_seated"] and not game.is_public
+        else ""
+    )
+    return context
+
+
+def socket_request(scope: dict, game_id: int) -> HttpRequest:
+    """A request standing for a socket's viewer, as if they had just loaded the table page.
+
+    Built from the WebSocket handshake (its headers, cookies, query string, user and
+    session), so templates get the same ``user``, ``csrf_token`` and invite as the page's
+    own request would give them. Built once per socket.
+    """
+    headers = list(scope.get("headers", []))
+    scheme = "https" if scope.get("scheme") == "wss" else "http"
+    # The page's origin (checked against ALLOWED_HOSTS when the socket opened) is where the
+    # person loaded the table: absolute links, like the invite link, are built from it.
+    origin = urlsplit(dict(headers).get(b"origin", b"").decode("latin-1"))
+    if origin.scheme in ("http", "https") and origin.netloc:
+        scheme = origin.scheme
+        headers = [(k, v) for k, v in headers if k != b"host"]
+        headers.append((b"host", origin.netloc.encode("latin-1")))
+    http_scope = {
+        **scope,
+        "type": "http",
+        "method": "GET",
+        "path": reverse("game_table", args=[game_id]),
+        "scheme": scheme,
+        "headers": headers,
+    }
+    request = ASGIRequest(http_scope, io.BytesIO())
+    request.user = scope.get("user") or AnonymousUser()
+    if "session" in scope:
+        request.session = scope["session"]
+    CsrfViewMiddleware(lambda request: None).process_request(request)  # the cookie's secret
+    request.LANGUAGE_CODE = translation.get_language()
+    return request
+
+
+def render_board(context: dict, request: HttpRequest) -> str:
+    """The board partial, rendered with the viewer's request (context processors included)."""
     return render_to_string("games/table.html#board", context, request=request)
 
 

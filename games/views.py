@@ -5,7 +5,6 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
-from django.template.backends.utils import csrf_input
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views import View
@@ -19,10 +18,11 @@ from .card_names import SUIT_NAMES
 from .engine import IllegalPlay, record_json
 from .engine.cards import SUIT_LETTERS
 from .forms import GameCreateForm
+from .invites import invite_of, may_view, remember_invite
 from .models import Game
 from .records import game_record
 from .refusals import refusal_text
-from .table_updates import board_context, notify_table
+from .table_updates import notify_table, viewer_context
 
 
 class HomeView(TemplateView):
@@ -74,12 +74,10 @@ class QuickPlayView(LoginRequiredMixin, View):
 def _game_for(request, game_id: int) -> Game:
     """Return the game if this visitor may see it; private tables need a seat or the link."""
     game = get_object_or_404(Game, pk=game_id)
-    invite = request.GET.get("invite") or request.POST.get("invite", "")
-    if game.is_public or invite == game.invite_token:
-        return game
-    if request.user.is_authenticated and game.seats.filter(user=request.user).exists():
-        return game
-    raise Http404(_("There is no such game."))
+    if not may_view(request, game):
+        raise Http404(_("There is no such game."))
+    remember_invite(request, game)  # so the link survives signing up or logging in
+    return game
 
 
 class TableView(View):
@@ -92,14 +90,7 @@ class TableView(View):
         if services.bots_play_if_idle(game=game):
             notify_table(game.pk, -1)
             game.refresh_from_db()
-        context = board_context(game, request.user)
-        context["invite"] = request.GET.get("invite", "")
-        context["csrf_input"] = csrf_input(request)  # one token for the 16 card forms
-        context["invite_url"] = (
-            request.build_absolute_uri(f"{game.get_absolute_url()}?invite={game.invite_token}")
-            if context["viewer_is_seated"] and not game.is_public
-            else ""
-        )
+        context = viewer_context(game, request)
         template = "games/table.html#board" if request.htmx else self.template_name
         return TemplateResponse(request, template, context)
 
@@ -118,18 +109,22 @@ class SeatActionView(LoginRequiredMixin, View):
                     game_id=game.pk,
                     user=request.user,
                     seat_number=int(seat) if seat and seat.isdigit() else None,
-                    invite_token=request.POST.get("invite", ""),
+                    invite_token=invite_of(request, game),
                 )
             else:
-                services.seat_leave(game_id=game.pk, user=request.user)
+                left = services.seat_leave(game_id=game.pk, user=request.user)
         except services.GameError as error:
             messages.error(request, str(error))
         else:
             notify_table(game.pk, -1, drive_bots=True)
             if self.action == "leave":
+                closed = left.status == Game.Status.ABANDONED
+                messages.info(
+                    request, _("You closed the table.") if closed else _("You left the table.")
+                )
                 return redirect("lobby")
-        invite = request.POST.get("invite", "")
-        if invite and not game.is_public:
+        invite = invite_of(request, game)
+        if invite:
             return redirect(f"{game.get_absolute_url()}?invite={invite}")
         return redirect(game)
 

@@ -136,10 +136,13 @@ def test_the_header_falls_back_to_the_username_and_encodes_it(client, django_use
 
 
 def test_the_header_offers_login_and_signup_to_visitors(client):
-    html = client.get(reverse("home")).content.decode()
-    assert f'href="{reverse("login")}"' in html
-    assert f'href="{reverse("signup")}"' in html
+    """Both come back to the page they were offered on (but never to an account page)."""
+    html = client.get(reverse("lobby")).content.decode()
+    assert f'href="{reverse("login")}?next=%2Fgames%2F"' in html
+    assert f'href="{reverse("signup")}?next=%2Fgames%2F"' in html
     assert f'action="{reverse("logout")}"' not in html
+    html = client.get(reverse("login")).content.decode()
+    assert f'href="{reverse("signup")}"' in html
 
 
 async def test_the_preference_applies_under_asgi_too(

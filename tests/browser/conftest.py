@@ -9,7 +9,7 @@ from functools import partial
 from pathlib import Path
 
 import pytest
-from channels.testing.live import make_application, set_database_connection
+from channels.testing.live import make_application
 from daphne.testing import DaphneProcess
 from django.db import connections
 
@@ -28,20 +28,74 @@ def django_db_modify_db_settings():
         database.setdefault("TEST", {})["NAME"] = str(ARTIFACTS / "browser-tests.sqlite3")
 
 
-@pytest.fixture
-def live_server_url(transactional_db, settings):
-    settings.COINS_BOT_PAUSE = 0.05
-    connections.close_all()  # the forked server must not inherit open connections
-    server = DaphneProcess(
-        "127.0.0.1", partial(make_application, static_wrapper=None), setup=set_database_connection
-    )
+def close_connections() -> None:
+    """Close this process's connections and pools before forking a server: a child that
+    inherited them would share their sockets with us (and with its sibling servers)."""
+    for connection in connections.all():
+        connection.close()
+        if hasattr(connection, "close_pool"):
+            connection.close_pool()
+
+
+def start_server() -> DaphneProcess:
+    close_connections()
+    # No setup: the child inherits settings that already name the test database (Channels'
+    # ``set_database_connection`` would prefix "test_" a second time).
+    server = DaphneProcess("127.0.0.1", partial(make_application, static_wrapper=None))
     server.start()
     if not server.ready.wait(timeout=30):
         server.terminate()
         raise RuntimeError("The test server did not start.")
-    yield f"http://127.0.0.1:{server.port.value}"
-    server.terminate()
-    server.join()
+    return server
+
+
+def stop(servers: list[DaphneProcess]) -> None:
+    for server in servers:
+        server.terminate()
+    for server in servers:
+        server.join()
+
+
+def url_of(server: DaphneProcess) -> str:
+    return f"http://127.0.0.1:{server.port.value}"
+
+
+@pytest.fixture
+def live_server_url(transactional_db, settings):
+    settings.COINS_BOT_PAUSE = 0.05
+    server = start_server()
+    yield url_of(server)
+    stop([server])
+
+
+@pytest.fixture
+def two_server_urls(transactional_db, settings):
+    """Two Daphne processes sharing the database and the Redis channel layer, as in
+    production: people on different processes must see each other's moves. Without Redis
+    (the in-memory layer is per process) both URLs are one server's."""
+    settings.COINS_BOT_PAUSE = 0.05
+    redis = "Redis" in settings.CHANNEL_LAYERS["default"]["BACKEND"]
+    servers = [start_server() for _ in range(2 if redis else 1)]
+    urls = [url_of(server) for server in servers]
+    yield urls if redis else urls * 2
+    stop(servers)
+
+
+@pytest.fixture
+def new_page(browser):
+    """Open pages in browser contexts of their own: separate people, separate cookies."""
+    contexts = []
+
+    def open_page():
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        return page
+
+    yield open_page
+    for context in contexts:
+        context.close()
 
 
 @pytest.fixture(scope="session")
@@ -66,9 +120,5 @@ def browser():
 
 
 @pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    yield page
-    context.close()
+def page(new_page):
+    return new_page()

@@ -4,25 +4,10 @@ import re
 
 import pytest
 
+from .actions import PLAYABLE, board_moves, sign_up
 from .conftest import ARTIFACTS
 
 pytestmark = pytest.mark.browser
-
-PLAYABLE = "#hand.can-play button[data-card]:not([disabled])"
-
-
-def sign_up(page, base: str, username: str) -> None:
-    page.goto(f"{base}/accounts/signup/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password1]", "a-Strong-pass-42")
-    page.fill("input[name=password2]", "a-Strong-pass-42")
-    page.locator("form button[type=submit], form input[type=submit]").last.click()
-    page.wait_for_load_state()
-    assert username in page.locator("header").inner_text()
-
-
-def board_moves(page) -> int:
-    return int(page.locator("#board").get_attribute("data-moves"))
 
 
 def test_sign_up_quick_play_and_play_a_whole_game_by_clicking(live_server_url, page):
@@ -40,6 +25,7 @@ def test_sign_up_quick_play_and_play_a_whole_game_by_clicking(live_server_url, p
         if page.locator("#game-result").count():
             break
         before = board_moves(page)
+        hand = page.locator("#board").get_attribute("data-hand")
         card = page.locator(PLAYABLE).first.get_attribute("data-card")
         held = page.locator("#hand [data-card]").count()
         page.click(f"{PLAYABLE}[data-card='{card}']")  # this card, even if the board was redrawn
@@ -47,8 +33,12 @@ def test_sign_up_quick_play_and_play_a_whole_game_by_clicking(live_server_url, p
             "moves => Number(document.querySelector('#board').dataset.moves) > moves", arg=before
         )
         clicks += 1
-        # The card just played is on the table and no longer in the hand.
-        if board_moves(page) == before + 1:
+        # The card just played is on the table and no longer in the hand (unless it ended
+        # the hand: a new deal shows an empty table).
+        if (
+            board_moves(page) == before + 1
+            and page.locator("#board").get_attribute("data-hand") == hand
+        ):
             assert page.locator(f"#trick [data-card='{card}']").count() == 1
         if page.locator("#hand [data-card]").count() < held:  # not a new deal, which may
             assert page.locator(f"#hand [data-card='{card}']").count() == 0  # hold it again
