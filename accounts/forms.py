@@ -41,7 +41,7 @@ def language_choices() -> list[tuple[str, str]]:
 class ProfileForm(forms.ModelForm):
     class Meta:
         model = Profile
-        fields = ("display_name", "language", "show_hints")
+        fields = ("display_name", "language", "show_hints", "turn_sound")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -30,6 +30,11 @@ class Profile(models.Model):
         default=True,
         help_text=_("Show a Hint button on your turn in casual (unrated) games."),
     )
+    turn_sound = models.BooleanField(
+        _("sound on your turn"),
+        default=False,
+        help_text=_("Play a short sound when it becomes your turn at a table."),
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
 
     class Meta:

@@ -35,3 +35,9 @@ def preferred_language(user) -> str:
     profile = cached_profile(user)
     language = profile.language if profile is not None else ""
     return language if language in dict(settings.LANGUAGES) else ""
+
+
+def wants_turn_sound(user) -> bool:
+    """Whether the user asked for a sound when their turn comes (off by default)."""
+    profile = cached_profile(user)
+    return profile is not None and profile.turn_sound

@@ -26,6 +26,7 @@ from .hints import explain as explain_hint
 from .invites import may_view
 from .metrics import counted
 from .models import Game
+from .presence import TOUCH_EVERY, presence_join, presence_leave, presence_touch
 from .refusals import refusal_text
 from .selectors import bot_turn, cached_game
 from .table_updates import (
@@ -90,16 +91,47 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.group = group_name(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        self.presence = await in_db_thread(presence_join)(
+            game_id=self.game_id, channel=self.channel_name, user=self.user
+        )
+        self.presence_task = asyncio.create_task(self._keep_presence())
         await self.send_board()
+        await self.announce_presence(self.presence)
         self.drive_bots()
 
     async def disconnect(self, code):
         self.left = True
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
+            self.presence_task.cancel()
+            presence = await in_db_thread(presence_leave)(channel=self.channel_name)
+            if presence is not None:
+                await self.announce_presence(presence)
         if self.bot_task and not self.bot_task.done():
             # Let pending bot moves finish so the table is never left waiting on a bot.
             await asyncio.shield(self.bot_task)
+
+    async def announce_presence(self, presence: dict):
+        """Tell the table's other sockets who is here now (they redraw their seats)."""
+        if await others_watching(self.channel_layer, self.group, self.channel_name):
+            event = {"type": "table.presence", "presence": presence, "sender": self.channel_name}
+            await self.channel_layer.group_send(self.group, event)
+
+    async def table_presence(self, event):
+        """Redraw the board with a newer reading of who is at the table."""
+        presence, known = event["presence"], self.presence
+        if event.get("sender") == self.channel_name or presence["at"] < known["at"]:
+            return
+        self.presence = presence
+        if (presence["users"], presence["anonymous"]) != (known["users"], known["anonymous"]):
+            await self.send_board(self.sent_moves)  # not for a second tab of someone here
+
+    async def _keep_presence(self):
+        """Refresh this socket's presence row while it stays open (a row left by a killed
+        process goes stale instead)."""
+        while True:
+            await asyncio.sleep(TOUCH_EVERY)
+            await in_db_thread(presence_touch)(channel=self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None):
         if text_data and '"hint"' in text_data and len(text_data) <= MAX_MESSAGE_BYTES:
@@ -116,7 +148,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         bots_follow = not settings.COINS_BOT_PAUSE
         try:
             html, moves, status, bot_due = await in_db_thread(_play_and_render)(
-                self.game_id, self.request, card, bots_follow
+                self.game_id, self.request, card, bots_follow, self.presence
             )
         except (services.GameError, IllegalPlay) as error:
             await self.send(render_message(refusal_text(error)))
@@ -167,7 +199,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.left:
             return  # its bots may still be playing after it closed: nobody would see it
         html, moves, status = await in_db_thread(_render_for)(
-            self.game_id, self.seed, self.request, moves
+            self.game_id, self.seed, self.request, moves, self.presence
         )
         if moves >= self.sent_moves:
             self.sent_moves, self.sent_status = moves, status
@@ -296,18 +328,20 @@ def _moves_and_status(game_id: int) -> tuple[int, str] | None:
     return Game.objects.filter(pk=game_id).values_list("moves", "status").first()
 
 
-def _render_for(game_id: int, seed: str, request, moves: int | None) -> tuple[str, int, str]:
+def _render_for(
+    game_id: int, seed: str, request, moves: int | None, presence: dict
+) -> tuple[str, int, str]:
     """Render the board for the socket's viewer: from this process's cache when it has move
     ``moves``. Return it with the move count and status it shows."""
     with counted("push"):
-        loaded = cached_game(game_id, seed, moves) if moves is not None else None
+        loaded = cached_game(game_id, seed, moves) if moves is not None and moves >= 0 else None
         game = loaded.game if loaded else Game.objects.get(pk=game_id)
-        context = viewer_context(game, request, loaded=loaded)
+        context = viewer_context(game, request, loaded=loaded, presence=presence)
         return render_board(context, request), game.moves, game.status
 
 
 def _play_and_render(
-    game_id: int, request, card: str, bots_follow: bool
+    game_id: int, request, card: str, bots_follow: bool, presence: dict
 ) -> tuple[str, int, str, str | None]:
     """Play the card (and the bots' answers if they follow); return the board, the move
     count and status it shows, and the level of the bot due next, if any."""
@@ -317,7 +351,7 @@ def _play_and_render(
         )
         box["moves"] = result.played
         game = result.loaded.game
-        context = viewer_context(game, request, loaded=result.loaded)
+        context = viewer_context(game, request, loaded=result.loaded, presence=presence)
         return render_board(context, request), result.moves, game.status, result.bot_due
 
 

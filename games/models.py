@@ -218,3 +218,8 @@ class Play(models.Model):
 
     def __str__(self) -> str:
         return f"{self.card} by seat {self.seat} (game {self.game_id}, play {self.sequence})"
+
+
+from .social_models import Presence  # noqa: E402  (defined apart, registered with the app)
+
+__all__ = ["BotLevel", "Game", "Hand", "Play", "Presence", "Seat", "Trick"]

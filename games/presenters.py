@@ -96,6 +96,7 @@ def _seat_info(seat: Seat, names: list[str], view: SeatView | None, viewer: int 
         "is_bot": seat.is_bot,
         "bot_label": BotLevel(seat.bot).label if seat.is_bot else "",
         "is_empty": seat.is_empty,
+        "user_id": seat.user_id,
         "username": seat.user.get_username() if seat.user_id else "",
         "score": view.scores[number] if view else 0,
         "cards_left": view.hand_sizes[number] if view else 0,
@@ -165,7 +166,9 @@ def _result(game: Game, view: SeatView, names: list[str]) -> dict | None:
         "winner": view.winner,
         "winner_name": names[view.winner] if view.winner is not None else "",
         "you_won": view.winner is not None and view.winner == view.seat,
-        "standings": [{"name": names[seat], "score": view.scores[seat]} for seat in order],
+        "standings": [
+            {"seat": seat, "name": names[seat], "score": view.scores[seat]} for seat in order
+        ],
     }
 
 

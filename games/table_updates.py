@@ -21,8 +21,11 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 
+from ratings.selectors import rating_changes
+
 from .invites import invite_of
 from .models import Game
+from .presence import presence_of, seat_presence
 from .presenters import table_context
 from .selectors import LoadedGame, game_load, seats_of
 
@@ -72,7 +75,12 @@ def board_context(game: Game, viewer=None, loaded: LoadedGame | None = None) -> 
     return context
 
 
-def viewer_context(game: Game, request: HttpRequest, loaded: LoadedGame | None = None) -> dict:
+def viewer_context(
+    game: Game,
+    request: HttpRequest,
+    loaded: LoadedGame | None = None,
+    presence: dict | None = None,
+) -> dict:
     """The whole context of the table's board for the person behind ``request``.
 
     The page and every push use this, with a request: the page's own, or the one that
@@ -81,6 +89,14 @@ def viewer_context(game: Game, request: HttpRequest, loaded: LoadedGame | None =
     valid for their cookie, their invite.
     """
     context = board_context(game, request.user, loaded=loaded)
+    # A socket keeps the table's presence as its pushes announce it; a page reads it.
+    if presence is None:
+        presence = presence_of(game.pk)
+    states, context["watching"] = seat_presence(presence, context["seats"])
+    for seat, state in zip(context["seats"], states, strict=True):
+        seat["presence"] = state
+    if context.get("result") and game.is_rated:
+        _add_rating_changes(context["result"], game.pk)
     invite = invite_of(request, game)
     table_url = game.get_absolute_url()
     context["invite"] = invite
@@ -92,6 +108,14 @@ def viewer_context(game: Game, request: HttpRequest, loaded: LoadedGame | None =
         else ""
     )
     return context
+
+
+def _add_rating_changes(result: dict, game_id: int) -> None:
+    """Put each player's rating change beside their result, once the game is rated."""
+    changes = rating_changes(game_id)
+    result["rating_pending"] = not changes
+    for row in result["standings"]:
+        row["rating"] = changes.get(row["seat"])
 
 
 def socket_request(scope: dict, game_id: int) -> HttpRequest:

@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from django.views import View
 from django.views.generic import FormView, TemplateView
 
+from accounts.selectors import wants_turn_sound
 from ratings.models import PlayerRating
 from ratings.selectors import rating_history
 
@@ -91,6 +92,7 @@ class TableView(View):
             notify_table(game.pk, -1)
             game.refresh_from_db()
         context = viewer_context(game, request)
+        context["turn_sound"] = wants_turn_sound(request.user)  # the page's, not the board's
         template = "games/table.html#board" if request.htmx else self.template_name
         return TemplateResponse(request, template, context)
 

@@ -17,6 +17,7 @@ from django.db import connection
 from django.dispatch import receiver
 
 from games.signals import game_over
+from games.table_updates import notify_table
 
 from .services import game_rate, rate_unrated_games
 
@@ -53,6 +54,7 @@ def _rate_in_background(game_id: int) -> None:
             _swept = True
             _rate_left_behind()
         _rate(game_id)
+        notify_table(game_id, -1)  # the result panels show the rating changes now
     finally:
         connection.close()  # this thread's connection goes back to the pool between games
 

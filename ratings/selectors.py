@@ -79,3 +79,14 @@ def rating_history(user) -> QuerySet[RatingEvent]:
 
 
 __all__ = ["active_boards", "board_events", "rating_history", "standing_row", "standings"]
+
+
+def rating_changes(game_id: int) -> dict[int, dict]:
+    """Each rated seat's shown rating after ``game_id`` and how much it moved, by seat
+    (empty while the game is not rated yet, or if it is not rated at all)."""
+    changes = {}
+    for event in RatingEvent.objects.filter(game_id=game_id):
+        after = display_rating(event.mu_after, event.sigma_after)
+        before = display_rating(event.mu_before, event.sigma_before)
+        changes[event.seat] = {"after": after, "delta": after - before}
+    return changes

@@ -31,6 +31,33 @@
   }, 1000);
   document.addEventListener("htmx:wsClose", function () { setState("closed"); });
   document.addEventListener("htmx:wsError", function () { setState("closed"); });
+  // Your turn: the tab's title says so, and an optional sound plays (a profile setting, off
+  // by default) when the turn comes to you.
+  var page = document.querySelector(".table-page");
+  var baseTitle = document.title, wasMyTurn = null, audio = null;
+  function beep() {
+    try {
+      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+      var now = audio.currentTime, tone = audio.createOscillator(), gain = audio.createGain();
+      tone.frequency.value = 660;
+      gain.gain.setValueAtTime(0.0001, now);
+      gain.gain.exponentialRampToValueAtTime(0.15, now + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, now + 0.25);
+      tone.connect(gain).connect(audio.destination);
+      tone.start(now);
+      tone.stop(now + 0.3);
+      document.body.dataset.turnSounds = String(Number(document.body.dataset.turnSounds || 0) + 1);
+    } catch (error) { /* no audio here: the title still says it */ }
+  }
+  function showTurn() {
+    var board = document.getElementById("board");
+    if (!page || !board) { return; }
+    var mine = board.dataset.yourTurn === "true";
+    document.title = mine ? page.dataset.turnTitle : baseTitle;
+    if (mine && wasMyTurn === false && page.dataset.turnSound === "true") { beep(); }
+    wasMyTurn = mine;
+  }
+  document.addEventListener("DOMContentLoaded", showTurn);
   // An error message stays a few seconds, then the next board update clears it.
   var messageShownAt = 0;
   document.addEventListener("htmx:wsAfterMessage", function (event) {
@@ -43,6 +70,7 @@
       document.body.dataset.boards = String(Number(document.body.dataset.boards || 0) + 1);
       var message = document.getElementById("table-message");
       if (message && Date.now() - messageShownAt > 4000) { message.textContent = ""; }
+      showTurn();
     }
   });
 })();

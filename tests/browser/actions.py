@@ -34,6 +34,7 @@ def wait_for_a_push(page) -> None:
 def play_a_card(page) -> str:
     """Click the first playable card and wait until the board shows it played."""
     before = board_moves(page)
+    assert page.title() == "Your turn · Coins"
     card = page.locator(PLAYABLE).first.get_attribute("data-card")
     page.click(f"{PLAYABLE}[data-card='{card}']")  # this card, even if the board was redrawn
     page.wait_for_function(

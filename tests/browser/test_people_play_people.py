@@ -6,6 +6,8 @@ import re
 
 import pytest
 
+from accounts.models import Profile
+
 from .actions import PLAYABLE, play_to_the_end, sign_up, wait_for_a_push
 
 pytestmark = pytest.mark.browser
@@ -26,8 +28,10 @@ def create_table(page, base: str, target: int) -> str:
 def test_two_people_join_one_table_and_play_it_to_the_end(two_server_urls, new_page):
     ann, ben = new_page(), new_page()
     ann_base, ben_base = two_server_urls
+    ben.emulate_media(reduced_motion="reduce")
     sign_up(ann, ann_base, "ann")
     sign_up(ben, ben_base, "ben")
+    Profile.objects.filter(user__username="ann").update(turn_sound=True)  # her profile choice
 
     table = create_table(ann, ann_base, target=5)
     wait_for_a_push(ann)
@@ -49,6 +53,17 @@ def test_two_people_join_one_table_and_play_it_to_the_end(two_server_urls, new_p
     assert ann.locator("[data-action=resign]").count() == 1
     assert ann.locator("[data-action=leave]").count() == 0
 
+    # Whoever's turn it is sees it in the tab's title (checked before each click, too).
+    title_matches_turn = (
+        "() => (document.title === 'Your turn · Coins')"
+        " === (document.querySelector('#board').dataset.yourTurn === 'true')"
+    )
+    for page in (ann, ben):
+        page.wait_for_function(title_matches_turn)
+    # Ben asked his browser for less motion: the seat whose turn it is does not glow.
+    glow = "() => getComputedStyle(document.querySelector('.seat.is-turn')).animationName"
+    assert ben.evaluate(glow) == "none" and ann.evaluate(glow) != "none"
+
     clicks = play_to_the_end([ann, ben])
     assert min(clicks) >= 2  # 5 points take two tricks at least
     for page, other in ((ann, "ben"), (ben, "ann")):
@@ -57,6 +72,9 @@ def test_two_people_join_one_table_and_play_it_to_the_end(two_server_urls, new_p
         assert other in page.locator("#board").inner_text()
         assert page.locator("[data-action=resign]").count() == 0  # gone once the game is over
         assert page.locator("[data-action=quick-play]").count() == 1
+
+    assert int(ann.evaluate("document.body.dataset.turnSounds || 0")) >= 1
+    assert ben.evaluate("document.body.dataset.turnSounds") is None  # off by default
 
     # The "Play again" form came in a pushed board: it posts with a valid CSRF token.
     ann.click("[data-action=quick-play]")

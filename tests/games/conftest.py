@@ -42,3 +42,18 @@ def fresh_database_pool():
 
     if getattr(connection, "pool", None) is not None:
         connection.close_pool()
+
+
+@pytest.fixture(autouse=True)
+def fresh_channel_layer():
+    """Give each test a channel layer of its own.
+
+    channels-redis keeps per-channel asyncio locks on its layer object; each async test
+    runs on a new event loop, and a lock left bound to an earlier test's loop fails the
+    next receive ("bound to a different event loop"). A server has one loop for its life.
+    """
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()

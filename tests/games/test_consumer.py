@@ -2,11 +2,13 @@
 
 import asyncio
 import json
+import re
 
 import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
+from django.test import Client as PageClient
 
 from coins_site.asgi import application
 from games import services
@@ -74,6 +76,11 @@ class Client:
             await self.send({"card": hand_cards(frame)[0], "HEADERS": {"HX-Request": "true"}})
             played += 1
 
+    async def drain(self, quiet: float = 0.2) -> None:
+        """Take every frame already on its way (boards redrawn as others come and go)."""
+        while not await self.communicator.receive_nothing(timeout=quiet):
+            await self.receive()
+
     async def send(self, data):
         await self.communicator.send_to(
             text_data=data if isinstance(data, str) else json.dumps(data)
@@ -135,7 +142,8 @@ async def test_a_move_is_broadcast_only_when_someone_else_watches(alice, setting
     group_send = layer.group_send
 
     async def counted_group_send(group, message):
-        broadcasts.append(message["moves"])
+        if message["type"] == "table.update":
+            broadcasts.append(message["moves"])
         await group_send(group, message)
 
     monkeypatch.setattr(layer, "group_send", counted_group_send)
@@ -289,6 +297,8 @@ async def test_two_humans_and_a_bot_see_each_others_moves(alice, bob):
 async def refused(client: Client, message, expect: str):
     await client.send(message)
     frame = await client.receive()
+    while 'id="board"' in frame:  # a board redrawn as someone came or went
+        frame = await client.receive()
     assert 'id="table-message"' in frame and expect in frame, frame
     return frame
 
@@ -312,6 +322,8 @@ async def test_errors_go_to_the_sender_only_and_change_nothing(alice, bob, carol
         boards[seat] = await client.receive()
     await stranger.connect()
     await stranger.receive()
+    for client in (*clients.values(), stranger):
+        await client.drain()
 
     other_card = hand_cards(boards[waiting])[0]
     await refused(clients[waiting], {"card": other_card}, "not your turn")
@@ -357,6 +369,8 @@ async def test_two_sockets_of_one_player_sending_at_once_apply_exactly_one(alice
     await second.connect()
     cards = hand_cards(await first.receive())
     await second.receive()
+    await first.drain()
+    await second.drain()
     await asyncio.gather(first.send({"card": cards[0]}), second.send({"card": cards[1]}))
     replies = [await first.receive(), await second.receive()]
     errors = [r for r in replies if 'id="table-message"' in r]
@@ -450,3 +464,50 @@ async def test_hints_in_casual_games_only_on_your_turn(alice, bob):
     await watcher.send({"hint": "1"})
     assert "Hints are off in rated games." in await watcher.receive()
     await watcher.close()
+
+
+async def test_each_seat_shows_live_whether_its_person_is_connected(alice, bob, carol):
+    """Presence crosses sockets: a seat turns connected when its person's socket opens and
+    disconnected when it closes; watchers are counted; a row left by a killed process
+    (no longer refreshed) stops counting."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import Presence
+
+    def presence_of_seat(frame: str, seat: int) -> str | None:
+        match = re.search(rf'data-presence-seat="{seat}" data-presence="(\w+)"', frame)
+        return match[1] if match else None
+
+    game = await db(services.game_create)(
+        creator=alice, target=10, seat_kinds=["me", "open", "heuristic"]
+    )
+    await db(services.seat_join)(game_id=game.pk, user=bob)
+    ann = Client(game.pk, alice, seat=0)
+    assert (await ann.connect())[0]
+    frame = await ann.board_where(lambda f: True)
+    assert presence_of_seat(frame, 0) == "here" and presence_of_seat(frame, 1) == "away"
+    assert presence_of_seat(frame, 2) is None  # a bot has no connection to show
+
+    ben = Client(game.pk, bob, seat=1)
+    assert (await ben.connect())[0]
+    await ann.board_where(lambda f: presence_of_seat(f, 1) == "here")
+    watcher = Client(game.pk, carol)
+    assert (await watcher.connect())[0]
+    await ann.board_where(lambda f: 'data-watching="1"' in f)
+    await ben.board_where(lambda f: 'data-watching="1"' in f)
+
+    await ben.close()
+    await ann.board_where(lambda f: presence_of_seat(f, 1) == "away")
+    assert not await db(Presence.objects.filter(user=bob).exists)()
+
+    # A socket whose process was killed leaves its row; once stale, it counts for nothing.
+    stale = timezone.now() - timedelta(minutes=5)
+    await db(Presence.objects.create)(game=game, channel="dead!1", user=bob, seen_at=stale)
+    page = await db(PageClient().get)(f"/games/{game.pk}/")
+    assert 'data-presence-seat="1" data-presence="away"' in page.content.decode()
+    await watcher.close()
+    await ann.close()
+    for client in (ann, ben, watcher):
+        await scan_frames(client, game)

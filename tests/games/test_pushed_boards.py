@@ -109,6 +109,13 @@ class Viewer:
         return page
 
 
+async def settle(viewers: list[Viewer]) -> None:
+    """Take the boards redrawn as the others came (their presence), until all is quiet."""
+    for viewer in viewers:
+        while not await viewer.communicator.receive_nothing(timeout=0.2):
+            await viewer.communicator.receive_from()
+
+
 async def pushed_after(viewers: list[Viewer], game: Game, moves: int) -> dict[str, str]:
     """Announce a change to the table and collect each socket's pushed board."""
     await db(notify_table)(game.pk, moves)
@@ -158,6 +165,7 @@ async def test_every_board_of_a_private_game_is_the_same_pushed_or_loaded(
             await db(viewer.client.force_login)(viewer.user)
         board = await viewer.connect(game)
         await viewer.compare(game, board)
+    await settle(viewers)
 
     boards = await compare_all(viewers, game, -1)
     assert 'data-action="join"' in boards["bob"] and 'data-action="join"' in boards["carol"]
@@ -166,10 +174,13 @@ async def test_every_board_of_a_private_game_is_the_same_pushed_or_loaded(
     assert ">you<" in boards["alice"]
     assert f"next=/games/{game.pk}/%3Finvite%3D{game.invite_token}" in boards["anonymous"]
     assert 'data-action="signup-to-join"' in boards["anonymous"]
+    assert 'data-watching="3"' in boards["alice"]  # bob, carol and a signed-out visitor
 
     await db(services.seat_join)(game_id=game.pk, user=bob, invite_token=game.invite_token)
     boards = await compare_all(viewers, game, -1)
     assert all('data-status="in_progress"' in board for board in boards.values())
+    assert 'data-watching="2"' in boards["alice"]  # bob sits down: he no longer watches
+    assert boards["carol"].count('data-presence="here"') == 2
     for name in ("alice", "bob"):
         assert 'data-action="resign"' in boards[name] and 'id="hand"' in boards[name]
     for name in ("carol", "anonymous"):
@@ -183,7 +194,7 @@ async def test_every_board_of_a_private_game_is_the_same_pushed_or_loaded(
         states += 1
         if 'data-status="finished"' in boards["alice"]:
             break
-    assert states > 10
+    assert states > 6  # two tricks at least
     for name in ("alice", "bob"):
         assert 'data-action="quick-play"' in boards[name]
         assert 'data-action="resign"' not in boards[name]
@@ -204,6 +215,7 @@ async def test_waiting_cancelled_and_abandoned_boards_are_the_same_pushed_or_loa
         if viewer.user is not None:
             await db(viewer.client.force_login)(viewer.user)
         await viewer.compare(table, await viewer.connect(table))
+    await settle(viewers)
 
     await db(services.seat_join)(game_id=table.pk, user=bob)
     boards = await compare_all(viewers, table, -1)
@@ -225,6 +237,7 @@ async def test_waiting_cancelled_and_abandoned_boards_are_the_same_pushed_or_loa
     for viewer in viewers:
         await db(viewer.client.force_login)(viewer.user)
         await viewer.compare(game, await viewer.connect(game))
+    await settle(viewers)
     await db(services.game_resign)(game_id=game.pk, user=carol)
     boards = await compare_all(viewers, game, -1)
     for board in boards.values():

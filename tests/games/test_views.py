@@ -428,3 +428,40 @@ def test_a_player_without_finished_games_has_no_win_rate_and_strangers_no_page(c
     html = client.get("/players/alice/").content.decode()
     assert stats(html) == {"played": "0", "won": "0", "win-rate": "\N{EN DASH}"}
     assert "No games yet." in html
+
+
+def test_the_result_shows_each_rating_change_and_links_to_the_replay(client, alice):
+    from ratings.models import RatingEvent, display_rating
+    from ratings.services import game_rate
+
+    game = finish_against_bots(alice)
+    game_rate(game_id=game.pk)  # on_commit does not run inside a test transaction
+    client.force_login(alice)
+    html = client.get(game.get_absolute_url()).content.decode()
+    result = re.search(r'<section id="game-result".*?</section>', html, re.S)[0]
+    assert f'href="/games/{game.pk}/replay/"' in result and 'data-action="replay"' in result
+    for event in RatingEvent.objects.filter(game=game):
+        after = display_rating(event.mu_after, event.sigma_after)
+        delta = after - display_rating(event.mu_before, event.sigma_before)
+        row = re.search(rf'data-standing-seat="{event.seat}">(.*?)</li>', result, re.S)[1]
+        assert f"rating {after} ({delta:+d})" in row
+    assert "data-rating-pending" not in result
+
+
+def test_a_rated_game_not_yet_rated_says_the_ratings_are_coming(client, alice):
+    from ratings.models import RatingEvent
+
+    game = finish_against_bots(alice)  # not rated yet (as while the background rater works)
+    assert not RatingEvent.objects.filter(game=game).exists()
+    html = client.get(game.get_absolute_url()).content.decode()
+    assert "data-rating-pending" in html and "data-rating-delta" not in html
+
+
+def test_the_table_page_carries_the_players_turn_sound_choice(client, alice):
+    game = services.game_quick_play(user=alice)
+    client.force_login(alice)
+    assert 'data-turn-sound="false"' in client.get(game.get_absolute_url()).content.decode()
+    alice.profile.turn_sound = True
+    alice.profile.save()
+    html = client.get(game.get_absolute_url()).content.decode()
+    assert 'data-turn-sound="true"' in html and 'data-turn-title="Your turn · Coins"' in html
