@@ -113,3 +113,6 @@ class GameAdmin(admin.ModelAdmin):
                 done += 1
                 self.log_change(request, game, "Marked abandoned.")
         self.message_user(request, _("%(n)d game(s) marked abandoned.") % {"n": done})
+
+
+from . import admin_chat  # noqa: E402, F401  (chat's admin pages)

@@ -10,7 +10,6 @@ import logging
 from types import SimpleNamespace
 
 from channels.consumer import get_handler_name
-from channels.db import DatabaseSyncToAsync
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
@@ -19,6 +18,8 @@ from django.utils.translation import gettext as _
 from accounts.selectors import preferred_language
 
 from . import services
+from .chat_socket import CHAT_KEYS, ChatSocket
+from .db_threads import in_db_thread
 from .engine import IllegalPlay
 from .engine.bots import Budget
 from .hints import HINT_BOT, hint_view
@@ -45,22 +46,11 @@ MAX_MESSAGE_BYTES = 2048
 SYNC = '{"sync": true}'  # what a page sends after a silence (static/js/table.js)
 
 
-def in_db_thread(function):
-    """Run ``function`` in a worker thread with its own database connection.
-
-    On PostgreSQL any pool thread will do, so one table can run while another waits on the
-    database (row locks keep each game's moves in order). SQLite allows one writer at a
-    time, so there every call shares one thread.
-    """
-    shared = settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql"
-    return DatabaseSyncToAsync(function, thread_sensitive=shared)
-
-
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 
 
-class TableConsumer(AsyncWebsocketConsumer):
+class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
     async def dispatch(self, message):
         """Handle ``message`` without Channels' per-message hop to close old connections.
 
@@ -95,6 +85,8 @@ class TableConsumer(AsyncWebsocketConsumer):
             game_id=self.game_id, channel=self.channel_name, user=self.user
         )
         self.presence_task = asyncio.create_task(self._keep_presence())
+        self.seated = False  # until the first board says otherwise
+        await self.chat_connect()
         await self.send_board()
         await self.announce_presence(self.presence)
         self.drive_bots()
@@ -134,15 +126,23 @@ class TableConsumer(AsyncWebsocketConsumer):
             await in_db_thread(presence_touch)(channel=self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None):
-        if text_data and '"hint"' in text_data and len(text_data) <= MAX_MESSAGE_BYTES:
-            await self.send_hint()
-            return
         if text_data == SYNC:
             await self.send_board_if_newer()
             return
-        card = _card_from_message(text_data, bytes_data)
-        if isinstance(card, _Refusal):
-            await self.send(render_message(card.message))
+        data = _message_from(text_data, bytes_data)
+        if isinstance(data, _Refusal):
+            await self.send(render_message(data.message))
+            return
+        if "hint" in data:
+            await self.send_hint()
+            return
+        chat = next((key for key in CHAT_KEYS if key in data), None)
+        if chat is not None:
+            await self.chat_request(chat, data[chat])
+            return
+        card = data.get("card")
+        if not isinstance(card, str):
+            await self.send(render_message(_('Say which card to play, like {"card": "12O"}.')))
             return
         # Bots that answer without a pause answer in the same call: one update, not two.
         bots_follow = not settings.COINS_BOT_PAUSE
@@ -198,11 +198,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         socket has already sent a later one."""
         if self.left:
             return  # its bots may still be playing after it closed: nobody would see it
-        html, moves, status = await in_db_thread(_render_for)(
+        html, moves, status, seated = await in_db_thread(_render_for)(
             self.game_id, self.seed, self.request, moves, self.presence
         )
         if moves >= self.sent_moves:
-            self.sent_moves, self.sent_status = moves, status
+            self.sent_moves, self.sent_status, self.seated = moves, status, seated
             await self.send(html)
 
     async def send_board_if_newer(self):
@@ -285,8 +285,8 @@ class _Refusal:
         self.message = message
 
 
-def _card_from_message(text_data, bytes_data) -> str | _Refusal:
-    """Return the card code a message asks to play, or why the message is refused."""
+def _message_from(text_data, bytes_data) -> dict | _Refusal:
+    """The JSON object a socket message holds, or why the message is refused."""
     if bytes_data is not None or text_data is None:
         return _Refusal(_("Send text messages only."))
     if len(text_data.encode()) > MAX_MESSAGE_BYTES:
@@ -295,9 +295,9 @@ def _card_from_message(text_data, bytes_data) -> str | _Refusal:
         data = json.loads(text_data)
     except ValueError:
         return _Refusal(_("That message is not valid JSON."))
-    if not isinstance(data, dict) or not isinstance(data.get("card"), str):
+    if not isinstance(data, dict):
         return _Refusal(_('Say which card to play, like {"card": "12O"}.'))
-    return data["card"]
+    return data
 
 
 def socket_language(user, scope) -> str:
@@ -330,14 +330,15 @@ def _moves_and_status(game_id: int) -> tuple[int, str] | None:
 
 def _render_for(
     game_id: int, seed: str, request, moves: int | None, presence: dict
-) -> tuple[str, int, str]:
+) -> tuple[str, int, str, bool]:
     """Render the board for the socket's viewer: from this process's cache when it has move
-    ``moves``. Return it with the move count and status it shows."""
+    ``moves``. Return it with the move count and status it shows, and whether the viewer
+    is seated (their chat room follows)."""
     with counted("push"):
         loaded = cached_game(game_id, seed, moves) if moves is not None and moves >= 0 else None
         game = loaded.game if loaded else Game.objects.get(pk=game_id)
         context = viewer_context(game, request, loaded=loaded, presence=presence)
-        return render_board(context, request), game.moves, game.status
+        return render_board(context, request), game.moves, game.status, context["viewer_is_seated"]
 
 
 def _play_and_render(

@@ -220,6 +220,24 @@ class Play(models.Model):
         return f"{self.card} by seat {self.seat} (game {self.game_id}, play {self.sequence})"
 
 
-from .social_models import Presence  # noqa: E402  (defined apart, registered with the app)
+from .social_models import (  # noqa: E402
+    ChatMessage,
+    ChatMute,
+    ChatReport,
+    Presence,
+    Rematch,
+)
 
-__all__ = ["BotLevel", "Game", "Hand", "Play", "Presence", "Seat", "Trick"]
+__all__ = [
+    "BotLevel",
+    "ChatMessage",
+    "ChatMute",
+    "ChatReport",
+    "Game",
+    "Hand",
+    "Play",
+    "Presence",
+    "Rematch",
+    "Seat",
+    "Trick",
+]

@@ -27,6 +27,7 @@ from .invites import invite_of
 from .models import Game
 from .presence import presence_of, seat_presence
 from .presenters import table_context
+from .rematch import rematch_panel
 from .selectors import LoadedGame, game_load, seats_of
 
 
@@ -95,8 +96,10 @@ def viewer_context(
     states, context["watching"] = seat_presence(presence, context["seats"])
     for seat, state in zip(context["seats"], states, strict=True):
         seat["presence"] = state
-    if context.get("result") and game.is_rated:
-        _add_rating_changes(context["result"], game.pk)
+    if context.get("result"):
+        if game.is_rated:
+            _add_rating_changes(context["result"], game.pk)
+        context["rematch"] = rematch_panel(game, context["seats"], context["viewer_seat"])
     invite = invite_of(request, game)
     table_url = game.get_absolute_url()
     context["invite"] = invite
@@ -169,4 +172,12 @@ def notify_table(game_id: int, moves: int, drive_bots: bool = False) -> None:
     layer = get_channel_layer()
     if layer is not None:
         event = {"type": "table.update", "moves": moves, "drive_bots": drive_bots}
+        async_to_sync(layer.group_send)(group_name(game_id), event)
+
+
+def announce_chat(game_id: int, message: dict) -> None:
+    """Show a message said from a page (not a socket) on the table's sockets."""
+    layer = get_channel_layer()
+    if layer is not None:
+        event = {"type": "table.chat", "message": message, "sender": ""}
         async_to_sync(layer.group_send)(group_name(game_id), event)

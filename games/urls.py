@@ -19,6 +19,8 @@ urlpatterns = [
     ),
     path("games/<int:game_id>/play/", views.PlayCardView.as_view(), name="game_play"),
     path("games/<int:game_id>/resign/", views.ResignView.as_view(), name="game_resign"),
+    path("games/<int:game_id>/chat/", views.ChatView.as_view(), name="game_chat"),
+    path("games/<int:game_id>/rematch/", views.RematchView.as_view(), name="game_rematch"),
     path("games/<int:game_id>/record.json", views.GameRecordView.as_view(), name="game_record"),
     path("players/<str:username>/", views.PlayerView.as_view(), name="player_profile"),
     path("games/<int:game_id>/replay/", views_history.ReplayView.as_view(), name="game_replay"),

@@ -14,8 +14,9 @@ from accounts.selectors import wants_turn_sound
 from ratings.models import PlayerRating
 from ratings.selectors import rating_history
 
-from . import selectors, services
+from . import chat, rematch, selectors, services
 from .card_names import SUIT_NAMES
+from .chat import chat_context
 from .engine import IllegalPlay, record_json
 from .engine.cards import SUIT_LETTERS
 from .forms import GameCreateForm
@@ -23,7 +24,7 @@ from .invites import invite_of, may_view, remember_invite
 from .models import Game
 from .records import game_record
 from .refusals import refusal_text
-from .table_updates import notify_table, viewer_context
+from .table_updates import announce_chat, notify_table, viewer_context
 
 
 class HomeView(TemplateView):
@@ -93,6 +94,7 @@ class TableView(View):
             game.refresh_from_db()
         context = viewer_context(game, request)
         context["turn_sound"] = wants_turn_sound(request.user)  # the page's, not the board's
+        context.update(chat_context(game.pk, request.user))
         template = "games/table.html#board" if request.htmx else self.template_name
         return TemplateResponse(request, template, context)
 
@@ -146,6 +148,23 @@ class ResignView(LoginRequiredMixin, View):
         return redirect(game)
 
 
+class RematchView(LoginRequiredMixin, View):
+    """Offer or accept a rematch ("accept"), or turn it down ("decline")."""
+
+    def post(self, request, game_id: int):
+        game = _game_for(request, game_id)
+        answer = rematch.rematch_decline if request.POST.get("answer") == "decline" else None
+        try:
+            offer = (answer or rematch.rematch_accept)(game_id=game.pk, user=request.user)
+        except services.GameError as error:
+            messages.error(request, str(error))
+            return redirect(game)
+        notify_table(game.pk, -1)
+        if offer.new_game_id is not None:
+            return redirect(offer.new_game)
+        return redirect(game)
+
+
 class PlayCardView(LoginRequiredMixin, View):
     """Play a card over plain HTTP, for browsers without JavaScript; bots answer at once."""
 
@@ -162,6 +181,35 @@ class PlayCardView(LoginRequiredMixin, View):
         if services.bots_play_until_human(game_id=game.pk):
             notify_table(game.pk, Game.objects.values_list("moves", flat=True).get(pk=game.pk))
         return redirect(game)
+
+
+class ChatView(LoginRequiredMixin, View):
+    """Chat without JavaScript: say something, mute, unmute or report, then back to the table.
+    (With JavaScript the same forms go over the table's socket.)"""
+
+    def post(self, request, game_id: int):
+        game = _game_for(request, game_id)
+        user, data = request.user, request.POST
+        try:
+            if "chat" in data or "chat_preset" in data:
+                said = chat.chat_post(
+                    game_id=game.pk,
+                    user=user,
+                    text=data.get("chat"),
+                    preset=data.get("chat_preset"),
+                )
+                announce_chat(game.pk, chat.message_data(said))
+            elif "report" in data:
+                chat.chat_report(user=user, message_id=data["report"], game_id=game.pk)
+                messages.info(request, _("Thank you: staff will look at that message."))
+            elif "mute" in data:
+                chat.chat_mute(user=user, username=data["mute"])
+            elif "unmute" in data:
+                chat.chat_unmute(user=user, username=data["unmute"])
+        except chat.ChatRefused as refusal:
+            messages.error(request, str(refusal))
+        invite = invite_of(request, game)
+        return redirect(f"{game.get_absolute_url()}{f'?invite={invite}' if invite else ''}#chat")
 
 
 class GameRecordView(View):

@@ -22,6 +22,7 @@ from django.views import View
 
 from . import history
 from .card_names import trick_why
+from .chat import messages_by_trick, room_of, shown_text
 from .models import BotLevel, Game
 from .presenters import card_info, hand_order, seat_name
 from .replay import find, positions, score_sheet, steps, target_reached
@@ -132,6 +133,10 @@ def replay_context(game: Game, viewer, *, hand=None, trick=None, invite: str = "
     ]
     context["position"] = _position(current, names, loaded.seats, seat)
     context["ordinal"] = index + 1
+    # While the game runs, each person reads only their own room; afterwards, both.
+    rooms = None if game.is_over else (room_of(game.pk, viewer),)
+    said = messages_by_trick(game.pk, viewer, rooms).get(index, [])
+    context["chat"] = [{**data, "shown": shown_text(data)} for data in said]
     return context
 
 

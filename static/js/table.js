@@ -58,11 +58,28 @@
     wasMyTurn = mine;
   }
   document.addEventListener("DOMContentLoaded", showTurn);
+  // Chat: a sent message clears the box; the log keeps its latest line in view.
+  document.addEventListener("htmx:wsAfterSend", function (event) {
+    if (event.target && event.target.id === "chat-form") { event.target.reset(); }
+  });
+  function showLatestChat() {
+    var log = document.getElementById("chat-log");
+    if (log) { log.scrollTop = log.scrollHeight; }
+  }
+  document.addEventListener("DOMContentLoaded", showLatestChat);
+  // Countdowns (a rematch offer): seconds left, then the words for an expired offer.
+  setInterval(function () {
+    document.querySelectorAll("[data-expires-at]").forEach(function (countdown) {
+      var left = Math.round((Number(countdown.dataset.expiresAt) - Date.now()) / 1000);
+      countdown.textContent = left > 0 ? left + " s" : countdown.dataset.expired;
+    });
+  }, 1000);
   // An error message stays a few seconds, then the next board update clears it.
   var messageShownAt = 0;
   document.addEventListener("htmx:wsAfterMessage", function (event) {
     lastHeard = Date.now();
     var text = String(event.detail.message || "");
+    if (text.indexOf("chat-log") !== -1 || text.indexOf('id="chat"') !== -1) { showLatestChat(); }
     if (text.indexOf('id="table-message"') !== -1) {
       messageShownAt = Date.now();
     } else if (text.indexOf('id="board"') !== -1) {
@@ -71,6 +88,9 @@
       var message = document.getElementById("table-message");
       if (message && Date.now() - messageShownAt > 4000) { message.textContent = ""; }
       showTurn();
+      // A rematch everyone accepted: the players go to the new table together.
+      var follow = document.querySelector("#board [data-follow]");
+      if (follow) { window.location.assign(follow.getAttribute("href")); }
     }
   });
 })();

@@ -53,6 +53,14 @@ def test_two_people_join_one_table_and_play_it_to_the_end(two_server_urls, new_p
     assert ann.locator("[data-action=resign]").count() == 1
     assert ann.locator("[data-action=leave]").count() == 0
 
+    # They greet each other: typed text one way, a preset phrase the other.
+    ann.fill("#chat-form input[name=chat]", "Hi Ben, good luck!")
+    ann.press("#chat-form input[name=chat]", "Enter")
+    ben.wait_for_selector("#chat-log .chat-line:has-text('Hi Ben, good luck!')")
+    assert ann.input_value("#chat-form input[name=chat]") == ""  # the box is cleared
+    ben.click("[data-chat-preset=good_luck]")
+    ann.wait_for_selector("#chat-log .chat-line:has-text('Good luck!')")
+
     # Whoever's turn it is sees it in the tab's title (checked before each click, too).
     title_matches_turn = (
         "() => (document.title === 'Your turn · Coins')"
@@ -76,7 +84,12 @@ def test_two_people_join_one_table_and_play_it_to_the_end(two_server_urls, new_p
     assert int(ann.evaluate("document.body.dataset.turnSounds || 0")) >= 1
     assert ben.evaluate("document.body.dataset.turnSounds") is None  # off by default
 
-    # The "Play again" form came in a pushed board: it posts with a valid CSRF token.
-    ann.click("[data-action=quick-play]")
-    ann.wait_for_url(lambda url: re.search(r"/games/\d+/$", url) and not url.endswith(table))
-    ann.wait_for_selector("#hand")
+    # Rematch from pushed boards: Ann offers, Ben accepts, and both are taken to the new
+    # table together (their forms came over the socket: their CSRF tokens work).
+    ann.click("[data-action=rematch]")
+    ben.click("[data-action=rematch-accept]")
+    for page in (ann, ben):
+        page.wait_for_url(lambda url: re.search(r"/games/\d+/$", url) and not url.endswith(table))
+    assert ann.url.split("/games/")[1] == ben.url.split("/games/")[1]  # one table
+    for page in (ann, ben):
+        page.wait_for_selector("#board[data-status='in_progress'] #hand")

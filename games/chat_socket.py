@@ -1,0 +1,87 @@
+"""The chat half of the table's socket: say something, mute, report, and show what others say.
+
+A message goes to the sender's own socket at once and to the table's other sockets through
+the channel layer; each socket shows it only if it belongs to its viewer's room (players or
+spectators) and its viewer has not muted the sender.
+"""
+
+from __future__ import annotations
+
+from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
+
+from .chat import (
+    ChatRefused,
+    chat_context,
+    chat_mute,
+    chat_post,
+    chat_report,
+    chat_unmute,
+    message_data,
+    muted_ids,
+    shown_text,
+)
+from .db_threads import in_db_thread
+from .table_updates import others_watching
+
+CHAT_KEYS = ("chat", "chat_preset", "mute", "unmute", "report")
+
+
+class ChatSocket:
+    """Mixed into ``TableConsumer`` (which gives ``game_id``, ``user``, ``request``, ``group``
+    and ``seated``)."""
+
+    async def chat_connect(self):
+        self.muted = await in_db_thread(muted_ids)(self.user)
+
+    async def chat_request(self, key: str, value: object):
+        """Answer one chat request from this socket's viewer."""
+        try:
+            if key in ("chat", "chat_preset"):
+                await self._say(**{"text" if key == "chat" else "preset": value})
+            elif key == "report":
+                await in_db_thread(chat_report)(
+                    user=self.user, message_id=value, game_id=self.game_id
+                )
+                await self.send(chat_notice(_("Thank you: staff will look at that message.")))
+            else:
+                mute = chat_mute if key == "mute" else chat_unmute
+                await in_db_thread(mute)(user=self.user, username=value)
+                self.muted = await in_db_thread(muted_ids)(self.user)
+                await self.send(await in_db_thread(self._chat_panel)())
+        except ChatRefused as refusal:
+            await self.send(chat_notice(str(refusal), "error"))
+
+    async def _say(self, text=None, preset=None):
+        data = await in_db_thread(_post)(self.game_id, self.user, text, preset)
+        await self.send(self.chat_line(data) + chat_notice(""))
+        if await others_watching(self.channel_layer, self.group, self.channel_name):
+            event = {"type": "table.chat", "message": data, "sender": self.channel_name}
+            await self.channel_layer.group_send(self.group, event)
+
+    async def table_chat(self, event):
+        data = event["message"]
+        if event["sender"] == self.channel_name or data["user_id"] in self.muted:
+            return
+        if data["room"] == ("players" if self.seated else "spectators"):
+            await self.send(self.chat_line(data))
+
+    def chat_line(self, data: dict) -> str:
+        """One message, appended to the log of the page."""
+        return render_to_string(
+            "games/table.html#chat_append",
+            {"message": data, "text": shown_text(data), "game_id": self.game_id},
+            request=self.request,
+        )
+
+    def _chat_panel(self) -> str:
+        context = chat_context(self.game_id, self.user)
+        return render_to_string("games/table.html#chat", context, request=self.request)
+
+
+def _post(game_id: int, user, text, preset) -> dict:
+    return message_data(chat_post(game_id=game_id, user=user, text=text, preset=preset))
+
+
+def chat_notice(text: str, level: str = "info") -> str:
+    return render_to_string("games/table.html#chat_notice", {"notice": text, "level": level})

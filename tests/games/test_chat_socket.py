@@ -1,0 +1,124 @@
+"""Chat over the table's sockets: who hears what, refusals, muting, and nothing hidden leaks."""
+
+import re
+
+import pytest
+from channels.db import database_sync_to_async
+
+from games import services
+from games.models import ChatMessage, ChatReport
+
+from .test_consumer import Client, scan_frames
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+db = database_sync_to_async
+
+
+def said(frames: list[str]) -> list[str]:
+    return [
+        re.sub(r"<[^>]+>", "", match)
+        for frame in frames
+        for match in re.findall(r'<span class="said">(.*?)</span>', frame)
+    ]
+
+
+async def heard_nothing(client: Client) -> bool:
+    return await client.communicator.receive_nothing(timeout=0.3)
+
+
+async def test_players_and_spectators_hear_only_their_own_room(alice, bob, carol, make_user):
+    game = await db(services.game_create)(
+        creator=alice, target=10, seat_kinds=["me", "open", "random"]
+    )
+    await db(services.seat_join)(game_id=game.pk, user=bob)
+    dave = await db(make_user)("dave")
+    ann, ben = Client(game.pk, alice, 0), Client(game.pk, bob, 1)
+    cat, dan = Client(game.pk, carol), Client(game.pk, dave)
+    clients = (ann, ben, cat, dan)
+    for client in clients:
+        assert (await client.connect())[0]
+    for client in clients:
+        await client.drain()
+        client.frames.clear()
+
+    await ann.send({"chat": "good luck, Ben"})
+    await ann.receive()
+    await ben.receive()
+    assert said(ben.frames) == ["good luck, Ben"]
+    assert said(ann.frames) == ["good luck, Ben"]  # shown to the sender at once
+    assert await heard_nothing(cat) and await heard_nothing(dan)
+
+    await cat.send({"chat_preset": "hello"})
+    await cat.receive()
+    await dan.receive()
+    assert said(dan.frames) == ["Hello!"]
+    assert await heard_nothing(ann) and await heard_nothing(ben)
+    for client in clients:
+        await client.close()
+        await scan_frames(client, game)
+
+
+async def test_refusals_over_the_socket_are_clear_and_store_nothing(alice, bob):
+    game = await db(services.game_create)(
+        creator=alice, target=10, seat_kinds=["me", "open", "random"]
+    )
+    await db(services.seat_join)(game_id=game.pk, user=bob)
+    ann, ben = Client(game.pk, alice, 0), Client(game.pk, bob, 1)
+    for client in (ann, ben):
+        assert (await client.connect())[0]
+    for client in (ann, ben):
+        await client.drain()
+    for message, reason in (
+        ({"chat": ""}, "Write something"),
+        ({"chat": "z" * 250}, "Keep it to 200"),
+        ({"chat": "<img src=x onerror=alert(1)>"}, "plain text"),
+        ({"chat": ["not", "text"]}, "Write something"),
+        ({"chat_preset": "nope"}, "no such phrase"),
+        ({"mute": "alice"}, "yourself"),
+        ({"report": 999}, "no such message"),
+    ):
+        await ann.send(message)
+        frame = await ann.receive()
+        assert 'id="chat-notice"' in frame and "error" in frame and reason in frame, frame
+    assert not await db(ChatMessage.objects.exists)()
+    assert await heard_nothing(ben)
+    for n in range(3):
+        await ann.send({"chat": f"quick {n}"})
+        await ann.receive()
+    await ann.send({"chat": "too quick"})
+    assert "too fast" in await ann.receive()
+    assert await db(ChatMessage.objects.count)() == 3
+    for client in (ann, ben):
+        await client.close()
+
+
+async def test_a_muted_person_is_hidden_live_and_can_be_reported(alice, bob):
+    game = await db(services.game_create)(
+        creator=alice, target=10, seat_kinds=["me", "open", "random"]
+    )
+    await db(services.seat_join)(game_id=game.pk, user=bob)
+    ann, ben = Client(game.pk, alice, 0), Client(game.pk, bob, 1)
+    for client in (ann, ben):
+        assert (await client.connect())[0]
+    for client in (ann, ben):
+        await client.drain()
+    await ben.send({"chat": "first words"})
+    line = await ann.receive()
+    message_id = int(re.search(r'data-chat-id="(\d+)"', line)[1])
+    await ann.send({"report": message_id})
+    assert "staff will look" in await ann.receive()
+    assert await db(ChatReport.objects.filter(message_id=message_id, reporter=alice).exists)()
+
+    await ann.send({"mute": "bob"})
+    panel = await ann.receive()
+    assert 'id="chat"' in panel and "first words" not in panel and 'data-action="unmute"' in panel
+    await ben.receive()  # his own line
+    await ben.send({"chat": "second words"})
+    await ben.receive()
+    assert await heard_nothing(ann)
+    await ann.send({"unmute": "bob"})
+    panel = await ann.receive()
+    assert "first words" in panel and "second words" in panel
+    for client in (ann, ben):
+        await client.close()

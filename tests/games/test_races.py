@@ -1,0 +1,68 @@
+"""Races between people, on PostgreSQL where they really run at once (row locks decide)."""
+
+import threading
+
+import pytest
+from django.db import connection, connections
+
+from games import services
+from games.models import Game, Rematch, Seat
+from games.rematch import rematch_accept
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks need PostgreSQL"),
+]
+
+
+def at_once(*calls) -> list:
+    """Run the calls in threads released together; return each result or error."""
+    barrier = threading.Barrier(len(calls))
+    results = [None] * len(calls)
+
+    def run(index, call):
+        barrier.wait()
+        try:
+            results[index] = call()
+        except Exception as error:  # the race's loser: kept to be looked at
+            results[index] = error
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results
+
+
+def test_two_people_taking_the_last_seat_at_once_exactly_one_gets_it(alice, bob, carol):
+    for _ in range(8):
+        game = services.game_create(creator=alice, target=10, seat_kinds=["me", "open", "random"])
+        results = at_once(
+            lambda g=game: services.seat_join(game_id=g.pk, user=bob),
+            lambda g=game: services.seat_join(game_id=g.pk, user=carol),
+        )
+        refused = [r for r in results if isinstance(r, services.SeatUnavailable)]
+        assert len(refused) == 1 and "already started" in str(refused[0]), results
+        seated = Seat.objects.filter(game=game, user__in=[bob, carol]).count()
+        assert seated == 1
+        assert Game.objects.get(pk=game.pk).status == Game.Status.IN_PROGRESS
+
+
+def test_two_people_accepting_a_rematch_at_once_make_one_table(alice, bob, carol):
+    for _ in range(5):
+        game = services.game_create(creator=alice, target=10, seat_kinds=["me", "open", "open"])
+        services.seat_join(game_id=game.pk, user=bob)
+        services.seat_join(game_id=game.pk, user=carol)
+        services.game_resign(game_id=game.pk, user=carol)
+        rematch_accept(game_id=game.pk, user=alice)
+        before = Game.objects.count()
+        results = at_once(
+            lambda g=game: rematch_accept(game_id=g.pk, user=bob),
+            lambda g=game: rematch_accept(game_id=g.pk, user=carol),
+        )
+        assert not any(isinstance(r, Exception) for r in results), results
+        assert Game.objects.count() == before + 1
+        assert Rematch.objects.get(game=game).new_game.status == Game.Status.IN_PROGRESS
