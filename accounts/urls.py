@@ -10,7 +10,7 @@ urlpatterns = [
     path("profile/", views.ProfileEditView.as_view(), name="profile_edit"),
     path(
         "password/change/",
-        auth_views.PasswordChangeView.as_view(),
+        views.PasswordChangeView.as_view(),
         name="password_change",
     ),
     path(
@@ -30,7 +30,7 @@ urlpatterns = [
     ),
     path(
         "reset/<uidb64>/<token>/",
-        auth_views.PasswordResetConfirmView.as_view(),
+        views.PasswordResetConfirmView.as_view(),
         name="password_reset_confirm",
     ),
     path(

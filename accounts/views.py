@@ -12,6 +12,7 @@ from django.views.generic import FormView, UpdateView
 from . import services
 from .forms import ProfileForm, SignUpForm
 from .selectors import public_name
+from .signals import password_changed
 
 
 class SignUpView(auth_views.RedirectURLMixin, FormView):
@@ -69,3 +70,17 @@ class ProfileEditView(LoginRequiredMixin, UpdateView):
         profile = services.save_profile(self.request, form)
         messages.success(self.request, _("Your profile has been saved."))
         return services.remember_language(redirect(self.get_success_url()), profile.language)
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        password_changed.send(sender=type(self), user=form.user)
+        return response
+
+
+class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        password_changed.send(sender=type(self), user=form.user)
+        return response

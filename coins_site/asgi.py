@@ -2,6 +2,7 @@
 
 import gc
 import os
+import sys
 
 from django.core.asgi import get_asgi_application
 
@@ -13,15 +14,37 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from games.routing import websocket_urlpatterns  # noqa: E402
+from games.runner import start_in_this_process  # noqa: E402
 
-application = ProtocolTypeRouter(
-    {
-        "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-        ),
-    }
+
+class StartsTableRunner:
+    """Start the process's table runner (``games/runner.py``) with its first connection,
+    should the server not have started it already."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        start_in_this_process()
+        return await self.app(scope, receive, send)
+
+
+application = StartsTableRunner(
+    ProtocolTypeRouter(
+        {
+            "http": django_asgi_app,
+            "websocket": AllowedHostsOriginValidator(
+                AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            ),
+        }
+    )
 )
+
+# Under Daphne, the runner starts with the server: due bots and clocks of tables nobody is
+# connected to go on right after a restart.
+_reactor = sys.modules.get("twisted.internet.reactor")
+if type(_reactor).__name__ == "AsyncioSelectorReactor":
+    _reactor.callWhenRunning(start_in_this_process)
 
 
 def _keep_collector_pauses_short() -> None:

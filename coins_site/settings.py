@@ -184,8 +184,8 @@ LOGGING = {
 # bot may think per move.
 COINS_BOT_PAUSE = float(os.environ.get("COINS_BOT_PAUSE", "0.8"))
 COINS_BOT_SECONDS = float(os.environ.get("COINS_BOT_SECONDS", "1.0"))
-# Rate finished games in a background thread, after the last move's reply (tests rate at once).
-COINS_RATE_IN_BACKGROUND = env_bool("COINS_RATE_IN_BACKGROUND", True)
+# Each server process runs a table runner (bots' cards, clocks, ratings: games/runner.py).
+COINS_TABLE_RUNNER = env_bool("COINS_TABLE_RUNNER", True)
 # Benchmarks only: append the queries spent per move to this file (see games/metrics.py).
 COINS_QUERY_LOG = os.environ.get("COINS_QUERY_LOG", "")
 # Processes that run search bots (the expert) away from the process serving sockets.

@@ -4,7 +4,7 @@ from django.contrib import admin, messages
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
-from . import services
+from . import flow, services
 from .models import Game, Hand, Play, Seat, Trick
 
 
@@ -106,7 +106,7 @@ class GameAdmin(admin.ModelAdmin):
         done = 0
         for game in queryset:
             try:
-                services.game_abandon(game_id=game.pk)
+                flow.abandon(game_id=game.pk)
             except services.GameError as error:
                 self.message_user(request, f"Game {game.pk}: {error}", messages.WARNING)
             else:

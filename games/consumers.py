@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 
 from accounts.selectors import preferred_language
 
-from . import services
+from . import flow, services
 from .chat_socket import CHAT_KEYS, ChatSocket
 from .db_threads import in_db_thread
 from .engine import IllegalPlay
@@ -29,16 +29,17 @@ from .metrics import counted
 from .models import Game
 from .presence import TOUCH_EVERY, presence_join, presence_leave, presence_touch
 from .refusals import refusal_text
-from .selectors import bot_turn, cached_game
+from .selectors import cached_game
 from .table_updates import (
     group_name,
     others_watching,
     render_board,
     render_message,
     socket_request,
+    user_group,
     viewer_context,
 )
-from .thinking import SEARCH_BOTS, choose_elsewhere
+from .thinking import choose_elsewhere
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +47,7 @@ MAX_MESSAGE_BYTES = 2048
 SYNC = '{"sync": true}'  # what a page sends after a silence (static/js/table.js)
 
 
+CLOSE_SESSION_ENDED = 4401
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
 
@@ -66,11 +68,9 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         self.user = self.scope.get("user")
         self.sent_moves, self.sent_status = -1, ""
-        self.left = False
-        self.bot_task: asyncio.Task | None = None
-        self.bots_again = False
-        # Set in this socket's own context: its handlers, bot task and database threads
-        # (which copy the context) all render in the viewer's language.
+        self.left, self.seated, self.grouped = False, False, []
+        # Set in this socket's own context: its handlers and database threads (which copy
+        # the context) all render in the viewer's language.
         translation.activate(await in_db_thread(socket_language)(self.user, self.scope))
         # Every board this socket sends is rendered with this request: the viewer's own.
         self.request = socket_request(self.scope, self.game_id)
@@ -79,35 +79,61 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
             await self.close(code=refusal)
             return
         self.group = group_name(self.game_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.join_groups()
         await self.accept()
         self.presence = await in_db_thread(presence_join)(
             game_id=self.game_id, channel=self.channel_name, user=self.user
         )
         self.presence_task = asyncio.create_task(self._keep_presence())
-        self.seated = False  # until the first board says otherwise
         await self.chat_connect()
         await self.send_board()
         await self.announce_presence(self.presence)
-        self.drive_bots()
+
+    async def join_groups(self):
+        """Join the table's group (its updates) and the viewer's (their log-outs).
+
+        With the channel layer down (Redis restarting) the socket still opens: its page
+        asks for news after a silence, and the groups are joined again then.
+        """
+        groups = [self.group]
+        if self.user is not None and self.user.is_authenticated:
+            groups.append(user_group(self.user.pk))
+        try:
+            for group in groups:
+                if group not in self.grouped:
+                    await self.channel_layer.group_add(group, self.channel_name)
+                    self.grouped.append(group)
+        except Exception:
+            log.warning("Channel layer unavailable: socket of table %s", self.game_id)
 
     async def disconnect(self, code):
         self.left = True
-        if hasattr(self, "group"):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-            self.presence_task.cancel()
-            presence = await in_db_thread(presence_leave)(channel=self.channel_name)
+        if not hasattr(self, "group"):
+            return
+        self.presence_task.cancel()
+        presence = await in_db_thread(presence_leave)(channel=self.channel_name)
+        try:
+            for group in self.grouped:
+                await self.channel_layer.group_discard(group, self.channel_name)
             if presence is not None:
                 await self.announce_presence(presence)
-        if self.bot_task and not self.bot_task.done():
-            # Let pending bot moves finish so the table is never left waiting on a bot.
-            await asyncio.shield(self.bot_task)
+        except Exception:
+            log.warning("Channel layer unavailable: socket of table %s", self.game_id)
+
+    async def session_end(self, event):
+        """The viewer logged out or changed their password: this socket must not go on
+        acting for them. The page reconnects as whoever its cookies now say."""
+        await self.close(code=CLOSE_SESSION_ENDED)
 
     async def announce_presence(self, presence: dict):
         """Tell the table's other sockets who is here now (they redraw their seats)."""
-        if await others_watching(self.channel_layer, self.group, self.channel_name):
-            event = {"type": "table.presence", "presence": presence, "sender": self.channel_name}
-            await self.channel_layer.group_send(self.group, event)
+        try:
+            if await others_watching(self.channel_layer, self.group, self.channel_name):
+                sender = self.channel_name
+                event = {"type": "table.presence", "presence": presence, "sender": sender}
+                await self.channel_layer.group_send(self.group, event)
+        except Exception:  # presence is in the rows: pages show it when they next draw
+            log.warning("Channel layer unavailable: socket of table %s", self.game_id)
 
     async def table_presence(self, event):
         """Redraw the board with a newer reading of who is at the table."""
@@ -144,20 +170,15 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
         if not isinstance(card, str):
             await self.send(render_message(_('Say which card to play, like {"card": "12O"}.')))
             return
-        # Bots that answer without a pause answer in the same call: one update, not two.
-        bots_follow = not settings.COINS_BOT_PAUSE
         try:
-            html, moves, status, bot_due = await in_db_thread(_play_and_render)(
-                self.game_id, self.request, card, bots_follow, self.presence
+            html, moves, status = await in_db_thread(_play_and_render)(
+                self.game_id, self.request, card, self.channel_name, self.presence
             )
         except (services.GameError, IllegalPlay) as error:
             await self.send(render_message(refusal_text(error)))
             return
         self.sent_moves, self.sent_status = moves, status
-        await self.send(html)
-        await self.show_everyone(moves, shown_here=True)
-        if bot_due:
-            self.drive_bots(expected_moves=moves, level=bot_due)
+        await self.send(html)  # the others hear of it from the move itself, once committed
 
     async def send_hint(self):
         """Answer a hint request with the card the strongest bot would play, and why."""
@@ -170,34 +191,18 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
         card = await choose_elsewhere(HINT_BOT, seed, view, budget)
         await self.send(render_message(explain_hint(view, card), level="hint"))
 
-    async def show_everyone(self, moves: int, shown_here: bool = False):
-        """Show the table after ``moves`` plays on this socket, then on any other.
-
-        This socket sends its own board rather than waiting for the broadcast to come back
-        to it, so a table nobody else watches (the usual game against bots) skips the
-        broadcast altogether.
-        """
-        if not shown_here:
-            await self.send_board(moves)
-        if await others_watching(self.channel_layer, self.group, self.channel_name):
-            await self.channel_layer.group_send(
-                self.group, {"type": "table.update", "moves": moves}
-            )
-
     async def table_update(self, event):
         """Show a change announced to the table: a move count newer than this socket's last
         board, or -1 for a change that is not a move (a seat taken, a resignation)."""
         moves = event["moves"]
         if moves < 0 or moves > self.sent_moves:
             await self.send_board(None if moves < 0 else moves)
-        if event.get("drive_bots"):
-            self.drive_bots()
 
     async def send_board(self, moves: int | None = None):
         """Send the board after ``moves`` plays (the current one if None), unless this
         socket has already sent a later one."""
         if self.left:
-            return  # its bots may still be playing after it closed: nobody would see it
+            return
         html, moves, status, seated = await in_db_thread(_render_for)(
             self.game_id, self.seed, self.request, moves, self.presence
         )
@@ -214,70 +219,11 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
         channels#1683). The page asks again after a silence, so a lost update costs a few
         seconds, never a stuck table.
         """
+        if len(self.grouped) < 1 + bool(self.user and self.user.is_authenticated):
+            await self.join_groups()  # the channel layer was down when this socket opened
         current = await in_db_thread(_moves_and_status)(self.game_id)
         if current is not None and current != (self.sent_moves, self.sent_status):
             await self.send_board()
-
-    def drive_bots(self, expected_moves: int | None = None, level: str | None = None):
-        """Play pending bot moves; if this socket is already doing so, go round once more.
-
-        ``expected_moves`` and ``level`` say which bot is due, when the caller knows.
-        """
-        if self.bot_task is None or self.bot_task.done():
-            self.bots_again = False
-            self.bot_task = asyncio.create_task(self._play_bots(expected_moves, level))
-            self.bot_task.add_done_callback(_log_failure)
-        else:
-            self.bots_again = True
-
-    async def _play_bots(self, moves: int | None, level: str | None):
-        while True:
-            await self._play_bot_turns(moves, level)
-            if not self.bots_again:
-                return
-            self.bots_again, moves, level = False, None, None
-
-    async def _play_bot_turns(self, moves: int | None, level: str | None):
-        """Play the bots' turns: one by one after a pause, or all at once without one.
-
-        Search bots think in another process (games/thinking.py), never in this one. A bot
-        move names the next bot due, so only a turn nobody announced costs a lookup.
-        """
-        pause = settings.COINS_BOT_PAUSE
-        if moves is None or level is None:
-            turn = await in_db_thread(bot_turn)(self.game_id)
-            if turn is None:
-                return
-            moves, level = turn
-        while level:
-            if pause:
-                await asyncio.sleep(pause)
-            if level in SEARCH_BOTS:
-                result = await self._think_and_play(moves)
-            else:
-                play = services.bot_play if pause else _pending_without_search
-                result = await in_db_thread(_bot_moves)(play, self.game_id, moves)
-            if result is None:
-                return  # no bot was due, or another socket played first
-            await self.show_everyone(result.moves)
-            moves, level = result.moves, result.bot_due
-
-    async def _think_and_play(self, moves: int):
-        found = await in_db_thread(services.bot_view)(game_id=self.game_id, expected_moves=moves)
-        if found is None:
-            return None
-        level, seed, view = found
-        budget = Budget(seconds=settings.COINS_BOT_SECONDS)
-        card = await choose_elsewhere(level, seed, view, budget)
-        return await in_db_thread(services.bot_play_card)(
-            game_id=self.game_id, expected_moves=moves, card=card
-        )
-
-
-def _log_failure(task: asyncio.Task) -> None:
-    """Log a bot task that failed: nobody awaits it, so its error would otherwise vanish."""
-    if not task.cancelled() and task.exception() is not None:
-        log.error("Bot moves failed", exc_info=task.exception())
 
 
 class _Refusal:
@@ -342,28 +288,14 @@ def _render_for(
 
 
 def _play_and_render(
-    game_id: int, request, card: str, bots_follow: bool, presence: dict
-) -> tuple[str, int, str, str | None]:
-    """Play the card (and the bots' answers if they follow); return the board, the move
-    count and status it shows, and the level of the bot due next, if any."""
+    game_id: int, request, card: str, channel: str, presence: dict
+) -> tuple[str, int, str]:
+    """Play the card (and, without a bot pause, the bots' answers); return the board with
+    the move count and status it shows."""
     with counted("human") as box:
-        result = services.card_play(
-            game_id=game_id, user=request.user, card=card, bots_follow=bots_follow
-        )
+        user = request.user
+        result = flow.play_card(game_id=game_id, user=user, card=card, skip_channel=channel)
         box["moves"] = result.played
         game = result.loaded.game
         context = viewer_context(game, request, loaded=result.loaded, presence=presence)
-        return render_board(context, request), result.moves, game.status, result.bot_due
-
-
-def _pending_without_search(*, game_id: int, expected_moves: int):
-    return services.bots_play_pending(
-        game_id=game_id, expected_moves=expected_moves, search_inline=False
-    )
-
-
-def _bot_moves(play, game_id: int, expected_moves: int):
-    with counted("bot") as box:
-        result = play(game_id=game_id, expected_moves=expected_moves)
-        box["moves"] = result.moves - expected_moves if result else 0
-        return result
+        return render_board(context, request), result.moves, game.status

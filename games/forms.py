@@ -7,6 +7,14 @@ from .models import BotLevel
 from .services import OPEN
 
 TARGET_CHOICES = [(10, "10"), (15, "15"), (20, "20"), (0, _("Other"))]
+CLOCK_CHOICES = [
+    ("", _("No clock")),
+    ("10", _("10 seconds per card")),
+    ("20", _("20 seconds per card")),
+    ("30", _("30 seconds per card")),
+    ("60", _("1 minute per card")),
+    ("86400", _("A day per card (slow play)")),
+]
 SEAT_CHOICES = [(OPEN, _("Open seat for a person")), *BotLevel.choices]
 
 
@@ -42,6 +50,18 @@ class GameCreateForm(forms.Form):
         widget=forms.RadioSelect,
     )
 
+    clock = forms.TypedChoiceField(
+        label=_("Clock"),
+        choices=CLOCK_CHOICES,
+        coerce=lambda value: int(value) if value else None,
+        empty_value=None,
+        initial="30",
+        required=False,
+        help_text=_(
+            "Time each person has per card. When it runs out the server plays for them; "
+            "after two such cards in a row a bot takes their seat."
+        ),
+    )
     is_rated = forms.BooleanField(
         label=_("Rated game"),
         required=False,

@@ -56,6 +56,17 @@ class Game(models.Model):
     to_play = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text=_("Seat due to play; kept with each move.")
     )
+    clock = models.PositiveIntegerField(
+        null=True, blank=True, help_text=_("Seconds each person has per card; empty: no clock.")
+    )
+    turn_deadline = models.DateTimeField(
+        null=True, blank=True, help_text=_("When the person to play runs out of time.")
+    )
+    due_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text=_("When the table next needs the server: a bot's card, a clock, a check."),
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -70,7 +81,10 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
-        indexes = [models.Index(fields=["status", "is_public"])]
+        indexes = [
+            models.Index(fields=["status", "is_public"]),
+            models.Index(fields=["due_at"], condition=Q(due_at__isnull=False), name="game_due_at"),
+        ]
         constraints = [
             models.CheckConstraint(
                 condition=Q(target__gte=1, target__lte=99), name="game_target_1_99"
@@ -116,6 +130,15 @@ class Seat(models.Model):
     )
     bot = models.CharField(max_length=16, choices=BotLevel.choices, blank=True)
     score = models.PositiveSmallIntegerField(default=0)
+    auto_in_row = models.PositiveSmallIntegerField(
+        default=0, help_text=_("Cards in a row the server played for this absent person.")
+    )
+    stand_in = models.CharField(
+        max_length=16,
+        choices=BotLevel.choices,
+        blank=True,
+        help_text=_("The bot playing for this person, who left, for the rest of the game."),
+    )
 
     class Meta:
         ordering = ["game", "number"]
@@ -203,6 +226,9 @@ class Play(models.Model):
     order = models.PositiveSmallIntegerField(help_text=_("0-based order of the play in its trick."))
     seat = models.PositiveSmallIntegerField()
     card = models.CharField(max_length=3)
+    auto = models.BooleanField(
+        default=False, help_text=_("Played by the server for a person whose clock ran out.")
+    )
     played_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

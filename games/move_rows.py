@@ -11,12 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import connection
-from django.utils import timezone
 
 from .engine import CARD_CODES, HandRecord, TrickRecord
 from .models import Game, Hand, Play, Seat, Trick
 from .selectors import LoadedGame
-from .signals import announce_game_over
 
 
 @dataclass
@@ -56,11 +54,19 @@ class MoveRows:
         # (hand, trick) -> [leader, winner, points] of the tricks begun in this batch
         self.new_tricks: dict[tuple[int, int], list] = {}
         self.finished: dict[tuple[int, int], TrickRecord] = {}  # tricks begun in earlier batches
-        self.plays: list[tuple] = []  # (sequence, order, seat, code, hand number, trick number)
+        # (sequence, order, seat, code, hand number, trick number, auto)
+        self.plays: list[tuple] = []
         self.scored = False
+        self.seats_changed: set[int] = set()  # seats whose absence counters changed
 
     def record(
-        self, seat: int, trick: TrickRecord | None, hand_number: int, trick_number: int, order: int
+        self,
+        seat: int,
+        trick: TrickRecord | None,
+        hand_number: int,
+        trick_number: int,
+        order: int,
+        auto: bool = False,
     ) -> str:
         """Note the move just played by ``seat``, the ``order``-th card of trick
         ``trick_number`` of hand ``hand_number`` (``trick`` is the trick it completed, if
@@ -70,7 +76,7 @@ class MoveRows:
         key = (hand_number, trick_number)
         if order == 0:
             self.new_tricks[key] = [seat, None, None]
-        self.plays.append((game.moves, order, seat, code, hand_number, trick_number))
+        self.plays.append((game.moves, order, seat, code, hand_number, trick_number, auto))
         if trick is not None:
             if key in self.new_tricks:
                 self.new_tricks[key][1:] = [trick.winner, trick.points]
@@ -84,22 +90,16 @@ class MoveRows:
         return code
 
     def write(self) -> None:
-        """Write every noted move: a few statements whatever the number of moves."""
-        if not self.plays:
-            return
+        """Write every noted move (and the game row's schedule): a few statements whatever
+        the number of moves. The game's status, winner and schedule are set by the caller."""
         game, state = self.loaded.game, self.loaded.state
-        game.updated_at = timezone.now()
-        if state.winner is not None:
-            game.status = Game.Status.FINISHED
-            game.winner_seat = state.winner
-            game.finished_at = game.updated_at
-            announce_game_over(game.pk)
         statements = [
             *(_hand_insert(game, hand) for hand in self.hands),
             *(_trick_insert(game, key, *row) for key, row in self.new_tricks.items()),
             *(_trick_finish(game, key, trick) for key, trick in self.finished.items()),
-            _plays_insert(game, self.plays),
+            *([_plays_insert(game, self.plays)] if self.plays else []),
             *([_scores_update(game, state.scores)] if self.scored else []),
+            *(_seat_update(self.loaded.seats[number]) for number in sorted(self.seats_changed)),
             _game_update(game),
         ]
         _execute(statements)
@@ -149,15 +149,22 @@ def _trick_finish(game: Game, key: tuple[int, int], trick: TrickRecord) -> State
 
 
 def _plays_insert(game: Game, plays: list[tuple]) -> Statement:
-    row = f"(%s, {HAND_ID}, {TRICK_ID}, %s, %s, %s, %s, %s)"
+    row = f"(%s, {HAND_ID}, {TRICK_ID}, %s, %s, %s, %s, %s, %s)"
     params = []
-    for sequence, order, seat, code, hand, trick in plays:
+    for sequence, order, seat, code, hand, trick, auto in plays:
         params += [game.pk, game.pk, hand, game.pk, hand, trick]
-        params += [sequence, order, seat, code, _now(game)]
+        params += [sequence, order, seat, code, auto, _now(game)]
     return (
-        f'INSERT INTO {PLAY} (game_id, hand_id, trick_id, sequence, "order", seat, card,'
+        f'INSERT INTO {PLAY} (game_id, hand_id, trick_id, sequence, "order", seat, card, auto,'
         f" played_at) VALUES {', '.join([row] * len(plays))}",
         params,
+    )
+
+
+def _seat_update(seat: Seat) -> Statement:
+    return (
+        f"UPDATE {SEAT} SET auto_in_row = %s, stand_in = %s WHERE id = %s",
+        [seat.auto_in_row, seat.stand_in, seat.pk],
     )
 
 
@@ -172,17 +179,25 @@ def _scores_update(game: Game, scores: list[int]) -> Statement:
 def _game_update(game: Game) -> Statement:
     return (
         f"UPDATE {GAME} SET moves = %s, to_play = %s, updated_at = %s, status = %s,"
-        " winner_seat = %s, finished_at = %s WHERE id = %s",
+        " winner_seat = %s, finished_at = %s, abandoned_by = %s, due_at = %s,"
+        " turn_deadline = %s WHERE id = %s",
         [
             game.moves,
             game.to_play,
             _now(game),
             game.status,
             game.winner_seat,
-            game.finished_at and connection.ops.adapt_datetimefield_value(game.finished_at),
+            _moment(game.finished_at),
+            game.abandoned_by,
+            _moment(game.due_at),
+            _moment(game.turn_deadline),
             game.pk,
         ],
     )
+
+
+def _moment(value):
+    return value and connection.ops.adapt_datetimefield_value(value)
 
 
 def _execute(statements: list[Statement]) -> None:
@@ -201,11 +216,11 @@ def _execute(statements: list[Statement]) -> None:
                 cursor.execute(sql, params)
 
 
-def play_and_record(rows: MoveRows, seat: int, card: object) -> MoveResult:
+def play_and_record(rows: MoveRows, seat: int, card: object, auto: bool = False) -> MoveResult:
     """Play on the engine state (raising IllegalPlay before anything is noted), and note
-    the rows that record the move."""
+    the rows that record the move (``auto``: played by the server for an absent person)."""
     state = rows.loaded.state
     hand_number, trick_number, order = state.hand_number, state.trick_number, len(state.trick)
     trick = state.play(seat, card)
-    code = rows.record(seat, trick, hand_number, trick_number, order)
+    code = rows.record(seat, trick, hand_number, trick_number, order, auto)
     return MoveResult(rows.loaded, seat, code, trick)

@@ -7,6 +7,7 @@ module's input: a `SeatView`, the seat rows (names, bots, scores) and the game r
 from __future__ import annotations
 
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.selectors import public_name
@@ -67,6 +68,7 @@ def table_context(
         # Leaving as the only person at a waiting table closes it: say so on the button.
         "leaving_closes": viewer is not None and len(people) == 1,
     }
+    _add_clock(context, game, view)
     if view is None:
         return context
     context.update(
@@ -75,7 +77,8 @@ def table_context(
             for card in hand_order(view.hand)
         ],
         play_url=reverse("game_play", args=[game.pk]),
-        can_play=view.my_turn and game.is_running,
+        can_play=view.my_turn and game.is_running and not seats[view.seat].stand_in,
+        stood_in=view.seat is not None and bool(seats[view.seat].stand_in),
         hints_allowed=not game.is_rated and game.is_running,
         trick=_trick_cards(view, names),
         last_trick=_last_trick(view, names),
@@ -85,6 +88,27 @@ def table_context(
         result=_result(game, view, names),
     )
     return context
+
+
+def _add_clock(context: dict, game: Game, view: SeatView | None) -> None:
+    """The server's deadline for the person to play, on their seat (pages count down)."""
+    context["clock"] = game.clock
+    context["clock_label"] = clock_label(game.clock)
+    if view is None or game.turn_deadline is None or not game.is_running:
+        return
+    for seat in context["seats"]:
+        if seat["is_turn"]:
+            left = (game.turn_deadline - timezone.now()).total_seconds()
+            seat["deadline"] = int(game.turn_deadline.timestamp() * 1000)
+            seat["seconds_left"] = max(0, int(left))
+
+
+def clock_label(seconds: int | None) -> str:
+    if not seconds:
+        return _("no clock")
+    if seconds >= 86400:
+        return _("a day per card")
+    return _("%(seconds)d s per card") % {"seconds": seconds}
 
 
 def _seat_info(seat: Seat, names: list[str], view: SeatView | None, viewer: int | None) -> dict:
@@ -104,6 +128,7 @@ def _seat_info(seat: Seat, names: list[str], view: SeatView | None, viewer: int 
         "is_dealer": bool(view) and view.dealer == number,
         "is_winner": bool(view) and view.winner == number,
         "position": _position(number, viewer if viewer is not None else 0),
+        "stand_in": bool(seat.stand_in),
     }
 
 

@@ -1,7 +1,13 @@
-"""Game records from the database rows, through the engine's own export."""
+"""Game records from the database rows, through the engine's own export.
+
+Two facts the engine does not know are added from the rows (``coins-record/1`` allows other
+fields): which cards the server played for a person whose clock ran out (``"auto"`` on a
+trick: the seats it played for), and which people a bot replaced for the rest of the game
+(``"stand_in"`` on a player: the bot level that took over).
+"""
 
 from .engine import record_of
-from .models import Game
+from .models import Game, Play
 from .selectors import game_load
 
 
@@ -15,13 +21,36 @@ def players_of(seats) -> list[dict]:
             )
         else:
             name = seat.user.get_username() if seat.user_id else ""
-            players.append({"seat": seat.number, "name": name, "kind": "human"})
+            player = {"seat": seat.number, "name": name, "kind": "human"}
+            if seat.stand_in:
+                player["stand_in"] = seat.stand_in
+            players.append(player)
     return players
 
 
+def auto_plays(game: Game) -> set[int]:
+    """The game-wide sequence numbers of the cards the server played for absent people."""
+    return set(Play.objects.filter(game=game, auto=True).values_list("sequence", flat=True))
+
+
 def game_record(game: Game) -> dict:
-    """Return the coins-record/1 of a started game, exactly as the engine exports it."""
+    """Return the coins-record/1 of a started game, as the engine exports it, with the
+    cards played for absent people marked on their tricks."""
     loaded = game_load(game)
-    return record_of(
+    record = record_of(
         loaded.state, game_id=str(game.pk), players=players_of(loaded.seats), status=game.status
     )
+    auto = auto_plays(game)
+    if auto:
+        index = 0  # the tricks in game order, three cards each
+        for hand in record["hands"]:
+            for trick in hand["tricks"]:
+                seats = [
+                    (trick["leader"] + order) % 3
+                    for order in range(len(trick["cards"]))
+                    if index * 3 + order in auto
+                ]
+                if seats:
+                    trick["auto"] = seats
+                index += 1
+    return record

@@ -9,32 +9,24 @@ the finished game's row lock, so two people accepting at once make one table.
 from __future__ import annotations
 
 from datetime import timedelta
+from functools import partial
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.selectors import public_name
-
+from .errors import GameError, locked_game
+from .flow import start_game
 from .models import Game, Rematch, Seat
-from .services import ME, GameError, _locked_game, _start, game_create
+from .rematch_view import is_open
+from .services import ME, game_create
+from .table_updates import notify_table
 
 OFFER_SECONDS = 60
 
 
 class RematchRefused(GameError):
     code = "rematch_refused"
-
-
-def is_open(offer: Rematch | None, now=None) -> bool:
-    """Whether ``offer`` still waits for answers."""
-    now = now or timezone.now()
-    return (
-        offer is not None
-        and offer.new_game_id is None
-        and offer.declined_by_id is None
-        and offer.expires_at > now
-    )
 
 
 def rematch_accept(*, game_id: int, user) -> Rematch:
@@ -55,6 +47,7 @@ def rematch_accept(*, game_id: int, user) -> Rematch:
         if all(s.number in offer.accepted for s in seats if s.user_id is not None):
             offer.new_game = _start_again(game, seats, creator=offer.offered_by)
         offer.save()
+        transaction.on_commit(partial(notify_table, game.pk, -1))
     return offer
 
 
@@ -67,11 +60,12 @@ def rematch_decline(*, game_id: int, user) -> Rematch:
             raise RematchRefused(_("There is no rematch offer to decline."))
         offer.declined_by = user
         offer.save(update_fields=["declined_by"])
+        transaction.on_commit(partial(notify_table, game.pk, -1))
     return offer
 
 
 def _finished_game_and_seat(game_id: int, user):
-    game = _locked_game(game_id)
+    game = locked_game(game_id)
     if not game.is_over or not game.was_dealt:
         raise RematchRefused(_("A rematch is offered once the game is over."))
     seats = list(Seat.objects.filter(game=game).order_by("number"))
@@ -90,38 +84,12 @@ def _start_again(game: Game, seats: list[Seat], creator) -> Game:
         seat_kinds=kinds,
         is_public=game.is_public,
         is_rated=game.is_rated,
+        clock=game.clock,
     )
     others = {s.number: s.user_id for s in seats if s.user_id not in (None, creator.pk)}
     for number, user_id in others.items():
         Seat.objects.filter(game=new_game, number=number).update(user_id=user_id)
     if others:
         new_game.refresh_from_db()
-        _start(new_game)
+        start_game(new_game)
     return new_game
-
-
-def rematch_panel(game: Game, seats: list[dict], viewer_seat: int | None) -> dict:
-    """What the result panel says about a rematch, for one viewer."""
-    offer = Rematch.objects.filter(game=game).select_related("offered_by__profile").first()
-    people = [s for s in seats if s["user_id"] is not None]
-    panel = {"can_offer": viewer_seat is not None, "state": "none"}
-    if offer is None:
-        return panel
-    names = {s["number"]: s["name"] for s in seats}
-    if offer.new_game_id is not None:
-        return {**panel, "state": "started", "url": offer.new_game.get_absolute_url()}
-    if offer.declined_by_id is not None:
-        return {**panel, "state": "declined", "by": public_name(offer.declined_by)}
-    now = timezone.now()
-    if not is_open(offer, now):
-        return {**panel, "state": "expired"}
-    waiting = [names[s["number"]] for s in people if s["number"] not in offer.accepted]
-    return {
-        **panel,
-        "state": "open",
-        "by": public_name(offer.offered_by),
-        "you_accepted": viewer_seat in offer.accepted,
-        "waiting": waiting,
-        "seconds_left": max(0, int((offer.expires_at - now).total_seconds())),
-        "expires_at": int(offer.expires_at.timestamp() * 1000),
-    }

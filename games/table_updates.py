@@ -7,6 +7,7 @@ there is one source of HTML for the board whether it arrives by page load or by 
 from __future__ import annotations
 
 import io
+import logging
 from urllib.parse import urlsplit
 
 from asgiref.sync import async_to_sync
@@ -27,12 +28,31 @@ from .invites import invite_of
 from .models import Game
 from .presence import presence_of, seat_presence
 from .presenters import table_context
-from .rematch import rematch_panel
+from .rematch_view import rematch_panel
 from .selectors import LoadedGame, game_load, seats_of
+
+log = logging.getLogger(__name__)
 
 
 def group_name(game_id: int) -> str:
     return f"game-{game_id}"
+
+
+def user_group(user_id: int) -> str:
+    """Every table socket of one person (closed when they log out)."""
+    return f"user-{user_id}"
+
+
+def end_user_sockets(user_id: int) -> None:
+    """Close every table socket of this person: they logged out or changed their password,
+    so nothing may go on acting for them on a socket opened before."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(user_group(user_id), {"type": "session.end"})
+    except Exception:
+        log.warning("Could not close the sockets of user %s", user_id, exc_info=True)
 
 
 async def others_watching(layer, group: str, channel: str) -> bool:
@@ -163,21 +183,33 @@ def render_message(text: str, level: str = "error") -> str:
     return render_to_string("games/table.html#message", {"message": text, "level": level})
 
 
-def notify_table(game_id: int, moves: int, drive_bots: bool = False) -> None:
-    """Tell every socket at the table (from synchronous code) that the game changed.
+def notify_table(game_id: int, moves: int, skip: str = "") -> None:
+    """Tell every socket at the table (from synchronous code) that the game changed:
+    ``moves`` is its new move count, or -1 for a change that is not a move.
 
-    ``drive_bots`` asks the sockets to play a bot's turn if one is due (after a change made
-    outside a socket, such as the last seat taken from a page).
+    ``skip`` is a socket that shows the change itself (the mover's): when no other socket
+    watches, nothing is broadcast. A channel layer that is down (Redis restarting) costs
+    the sockets this update, not the change: pages ask again after a silence.
     """
     layer = get_channel_layer()
-    if layer is not None:
-        event = {"type": "table.update", "moves": moves, "drive_bots": drive_bots}
+    if layer is None:
+        return
+    try:
+        if skip and not async_to_sync(others_watching)(layer, group_name(game_id), skip):
+            return
+        event = {"type": "table.update", "moves": moves}
         async_to_sync(layer.group_send)(group_name(game_id), event)
+    except Exception:  # the change is committed; a lost update is asked for again
+        log.warning("Could not tell the sockets of table %s", game_id, exc_info=True)
 
 
 def announce_chat(game_id: int, message: dict) -> None:
     """Show a message said from a page (not a socket) on the table's sockets."""
     layer = get_channel_layer()
-    if layer is not None:
+    if layer is None:
+        return
+    try:
         event = {"type": "table.chat", "message": message, "sender": ""}
         async_to_sync(layer.group_send)(group_name(game_id), event)
+    except Exception:  # the message is stored: pages show it when they load
+        log.warning("Could not tell the sockets of table %s", game_id, exc_info=True)

@@ -14,7 +14,7 @@ from accounts.selectors import wants_turn_sound
 from ratings.models import PlayerRating
 from ratings.selectors import rating_history
 
-from . import chat, rematch, selectors, services
+from . import chat, flow, rematch, selectors, services
 from .card_names import SUIT_NAMES
 from .chat import chat_context
 from .engine import IllegalPlay, record_json
@@ -24,7 +24,7 @@ from .invites import invite_of, may_view, remember_invite
 from .models import Game
 from .records import game_record
 from .refusals import refusal_text
-from .table_updates import announce_chat, notify_table, viewer_context
+from .table_updates import announce_chat, viewer_context
 
 
 class HomeView(TemplateView):
@@ -63,6 +63,7 @@ class GameCreateView(LoginRequiredMixin, FormView):
             seat_kinds=form.seat_kinds(),
             is_public=form.cleaned_data["is_public"],
             is_rated=form.cleaned_data["is_rated"],
+            clock=form.cleaned_data["clock"],
         )
         return redirect(game)
 
@@ -88,10 +89,7 @@ class TableView(View):
     def get(self, request, game_id: int):
         from django.template.response import TemplateResponse
 
-        game = _game_for(request, game_id)
-        if services.bots_play_if_idle(game=game):
-            notify_table(game.pk, -1)
-            game.refresh_from_db()
+        game = _game_for(request, game_id)  # reads only: the runner plays due bots
         context = viewer_context(game, request)
         context["turn_sound"] = wants_turn_sound(request.user)  # the page's, not the board's
         context.update(chat_context(game.pk, request.user))
@@ -120,7 +118,6 @@ class SeatActionView(LoginRequiredMixin, View):
         except services.GameError as error:
             messages.error(request, str(error))
         else:
-            notify_table(game.pk, -1, drive_bots=True)
             if self.action == "leave":
                 closed = left.status == Game.Status.ABANDONED
                 messages.info(
@@ -139,11 +136,10 @@ class ResignView(LoginRequiredMixin, View):
     def post(self, request, game_id: int):
         game = _game_for(request, game_id)
         try:
-            services.game_resign(game_id=game.pk, user=request.user)
+            flow.resign(game_id=game.pk, user=request.user)
         except services.GameError as error:
             messages.error(request, str(error))
         else:
-            notify_table(game.pk, -1)
             messages.info(request, _("You left the game."))
         return redirect(game)
 
@@ -159,27 +155,21 @@ class RematchView(LoginRequiredMixin, View):
         except services.GameError as error:
             messages.error(request, str(error))
             return redirect(game)
-        notify_table(game.pk, -1)
         if offer.new_game_id is not None:
             return redirect(offer.new_game)
         return redirect(game)
 
 
 class PlayCardView(LoginRequiredMixin, View):
-    """Play a card over plain HTTP, for browsers without JavaScript; bots answer at once."""
+    """Play a card over plain HTTP, for browsers without JavaScript. The bots answer on the
+    table's schedule, as for everyone; the page reloads while others play."""
 
     def post(self, request, game_id: int):
         game = _game_for(request, game_id)
         try:
-            result = services.card_play(
-                game_id=game.pk, user=request.user, card=request.POST.get("card", "")
-            )
+            flow.play_card(game_id=game.pk, user=request.user, card=request.POST.get("card", ""))
         except (services.GameError, IllegalPlay) as error:
             messages.error(request, refusal_text(error))
-            return redirect(game)
-        notify_table(game.pk, result.moves)
-        if services.bots_play_until_human(game_id=game.pk):
-            notify_table(game.pk, Game.objects.values_list("moves", flat=True).get(pk=game.pk))
         return redirect(game)
 
 

@@ -25,6 +25,7 @@ from .card_names import trick_why
 from .chat import messages_by_trick, room_of, shown_text
 from .models import BotLevel, Game
 from .presenters import card_info, hand_order, seat_name
+from .records import auto_plays
 from .replay import find, positions, score_sheet, steps, target_reached
 from .selectors import game_load
 from .views import _game_for  # the table's access rule for private games
@@ -131,7 +132,7 @@ def replay_context(game: Game, viewer, *, hand=None, trick=None, invite: str = "
         }
         for key in ("first", "prev_hand", "prev", "next", "next_hand", "last")
     ]
-    context["position"] = _position(current, names, loaded.seats, seat)
+    context["position"] = _position(current, names, loaded.seats, seat, auto_plays(game))
     context["ordinal"] = index + 1
     # While the game runs, each person reads only their own room; afterwards, both.
     rooms = None if game.is_over else (room_of(game.pk, viewer),)
@@ -151,7 +152,7 @@ def _player(s, names, viewer_seat) -> dict:
     }
 
 
-def _position(position, names, seats, viewer_seat) -> dict:
+def _position(position, names, seats, viewer_seat, auto: set[int]) -> dict:
     in_trick = set(position.cards)
     hands = []
     for s in seats:
@@ -183,6 +184,7 @@ def _position(position, names, seats, viewer_seat) -> dict:
                 "player": names[played_by],
                 "is_lead": i == 0,
                 "is_winner": played_by == position.winner,
+                "auto": position.index * 3 + i in auto,
             }
         )
     return {

@@ -13,14 +13,16 @@ MODEL = PlackettLuce(mu=DEFAULT_MU, sigma=DEFAULT_SIGMA)
 RATED_STATUSES = (Game.Status.FINISHED, Game.Status.ABANDONED)
 
 
-def ranks_of(scores: list[int], winner: int | None, leaver: int | None = None) -> list[int]:
-    """Rank the seats: the winner first, a player who left last, the others by points.
+def ranks_of(scores: list[int], winner: int | None, leavers=()) -> list[int]:
+    """Rank the seats: the winner first, players who left (resigned, or were replaced by a
+    bot when they stayed away) last, the others by points.
 
     Equal points, equal rank.
     """
+    leavers = {leavers} if isinstance(leavers, int) else set(leavers)
 
     def key(seat: int) -> tuple[int, int, int]:
-        return (0 if seat == leaver else 1, 1 if seat == winner else 0, scores[seat])
+        return (0 if seat in leavers else 1, 1 if seat == winner else 0, scores[seat])
 
     return [1 + sum(key(other) > key(seat) for other in range(3)) for seat in range(3)]
 
@@ -49,7 +51,10 @@ def game_rate(*, game_id: int) -> list[RatingEvent]:
         return []
     ratings = _locked([rating_of(seat) for seat in seats])
     scores = [seat.score for seat in seats]
-    ranks = ranks_of(scores, game.winner_seat, game.abandoned_by)
+    leavers = {seat.number for seat in seats if seat.stand_in}
+    if game.abandoned_by is not None:
+        leavers.add(game.abandoned_by)
+    ranks = ranks_of(scores, game.winner_seat, leavers)
     teams = MODEL.rate([[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in ratings], ranks=ranks)
     events = [
         RatingEvent(
@@ -91,12 +96,6 @@ def _apply(events: list[RatingEvent]) -> None:
         rating.games += len(group)
         rating.wins += sum(e.won for e in group)
         rating.save(update_fields=["mu", "sigma", "games", "wins", "updated_at"])
-
-
-def rate_unrated_games() -> int:
-    """Rate every game that ended without being rated (its server stopped between the last
-    move and its rating), in the order they ended; return how many were rated."""
-    return _rate_in_order(_ratable_games().filter(rating_events__isnull=True))
 
 
 @transaction.atomic

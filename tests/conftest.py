@@ -4,6 +4,7 @@ import pytest
 
 
 @pytest.fixture(autouse=True)
-def rate_at_once(settings):
-    """Rate finished games inside the move that ends them, so tests can look at once."""
-    settings.COINS_RATE_IN_BACKGROUND = False
+def no_runner_of_its_own(settings):
+    """Tests serve tables' schedules themselves (``serve_due``, or the ``table_runner``
+    fixture), so no runner starts with the first connection."""
+    settings.COINS_TABLE_RUNNER = False

@@ -67,13 +67,26 @@
     if (log) { log.scrollTop = log.scrollHeight; }
   }
   document.addEventListener("DOMContentLoaded", showLatestChat);
-  // Countdowns (a rematch offer): seconds left, then the words for an expired offer.
-  setInterval(function () {
+  // Countdowns: a rematch offer (then the words for an expired offer), and the clock of
+  // the person to play, from the server's deadline.
+  function clockText(seconds) {
+    if (seconds >= 3600) { return Math.floor(seconds / 3600) + " h " + Math.floor(seconds % 3600 / 60) + " min"; }
+    if (seconds >= 60) { return Math.floor(seconds / 60) + ":" + String(seconds % 60).padStart(2, "0"); }
+    return seconds + " s";
+  }
+  function countDown() {
     document.querySelectorAll("[data-expires-at]").forEach(function (countdown) {
       var left = Math.round((Number(countdown.dataset.expiresAt) - Date.now()) / 1000);
       countdown.textContent = left > 0 ? left + " s" : countdown.dataset.expired;
     });
-  }, 1000);
+    document.querySelectorAll("[data-deadline]").forEach(function (clock) {
+      var left = Math.max(0, Math.ceil((Number(clock.dataset.deadline) - Date.now()) / 1000));
+      clock.textContent = clockText(left);
+      clock.classList.toggle("low", left <= 5);
+    });
+  }
+  setInterval(countDown, 1000);
+  document.addEventListener("DOMContentLoaded", countDown);
   // An error message stays a few seconds, then the next board update clears it.
   var messageShownAt = 0;
   document.addEventListener("htmx:wsAfterMessage", function (event) {

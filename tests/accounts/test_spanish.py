@@ -42,9 +42,15 @@ def suit_cycle(html: str) -> list[str]:
 
 
 def quick_play_table(client) -> str:
-    response = client.post(reverse("quick_play"), follow=True)
+    """Start a game against bots, let them play their opening, and show the table."""
+    from games.models import Game
+    from tests.games.helpers import serve_due
+
+    response = client.post(reverse("quick_play"))
+    assert response.status_code == 302
+    serve_due(Game.objects.latest("created_at").pk)
+    response = client.get(response["Location"])
     assert response.status_code == 200
-    assert response.redirect_chain and response.redirect_chain[0][1] == 302
     return response.content.decode()
 
 

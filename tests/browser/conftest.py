@@ -38,6 +38,10 @@ def close_connections() -> None:
 
 
 def start_server() -> DaphneProcess:
+    """A Daphne in a child process, running the site and its table runner as in production."""
+    from django.conf import settings
+
+    settings.COINS_TABLE_RUNNER = True  # in the child; the test process serves nothing
     close_connections()
     # No setup: the child inherits settings that already name the test database (Channels'
     # ``set_database_connection`` would prefix "test_" a second time).

@@ -71,12 +71,14 @@ def test_a_dropped_socket_reconnects_by_itself(live_server_url, page):
     page.wait_for_selector(f"#game-result, {PLAYABLE}")
 
 
-def test_a_page_that_missed_an_update_catches_up_by_itself(live_server_url, page):
+def test_a_page_that_missed_an_update_catches_up_by_itself(
+    live_server_url, page, settings, monkeypatch
+):
     """An update lost on the way (the channel layer can drop one) costs a few seconds of
     silence, not a stuck table: the page asks again and shows the move, without reloading."""
     from django.contrib.auth import get_user_model
 
-    from games import services
+    from games import flow
 
     sent = []
     page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(payload)))
@@ -90,9 +92,11 @@ def test_a_page_that_missed_an_update_catches_up_by_itself(live_server_url, page
     moves = board_moves(page)
     card = page.locator(PLAYABLE).first.get_attribute("data-card")
 
-    # Played behind the page's back: no update is sent to its socket.
+    # Played behind the page's back, and its update lost; the bots' answers wait an hour.
     user = get_user_model().objects.get(username="xena")
-    services.card_play(game_id=game_id, user=user, card=card, bots_follow=True)
+    settings.COINS_BOT_PAUSE = 3600
+    monkeypatch.setattr(flow, "notify_table", lambda *args, **kwargs: None)
+    flow.play_card(game_id=game_id, user=user, card=card)
 
     page.wait_for_function(
         f"() => Number(document.querySelector('#board').dataset.moves) > {moves}"

@@ -57,3 +57,15 @@ def fresh_channel_layer():
     channel_layers.backends.clear()
     yield
     channel_layers.backends.clear()
+
+
+@pytest.fixture
+async def table_runner():
+    """A table runner on the test's event loop, as each server process runs one."""
+    import asyncio
+
+    from games.runner import run_tables_forever
+
+    task = asyncio.create_task(run_tables_forever())
+    yield task
+    task.cancel()

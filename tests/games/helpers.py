@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 from games.engine import CARD_CODES, GameState, card_name, parse_card
 from games.models import Game, Hand, Play
@@ -68,16 +69,47 @@ def assert_no_hidden_cards(text: str, game: Game, seat: int | None, moves: int |
         assert name not in text, (name, seat, moves)
 
 
+def serve_due(game_id: int, later: timedelta = timedelta(0)) -> int:
+    """Do all the table's schedule says is due (``later`` from now), as a runner would:
+    bots' cards, cards for people whose clock ran out, a finished game's aftermath.
+    Return how many things were done."""
+    from django.conf import settings
+    from django.utils import timezone
+
+    from games import flow
+    from games.engine.bots import Budget
+    from games.thinking import choose
+
+    done = 0
+    while True:
+        outcome = flow.run_due(game_id, now=timezone.now() + later)
+        if outcome is False:
+            return done
+        done += 1
+        if isinstance(outcome, flow.Thinking):
+            budget = Budget(seconds=settings.COINS_BOT_SECONDS)
+            card = choose(outcome.level, outcome.seed, outcome.view, budget)
+            flow.play_thought(game_id=game_id, expected_moves=outcome.moves, card=card)
+
+
 def play_out(game: Game, user) -> Game:
     """Finish ``game`` (``user`` in seat 0, bots elsewhere): bots answer, ``user`` plays its
     first card each turn. Return the game as it ended."""
-    from games import services
+    from games import flow
+    from games.engine import NotYourTurn
     from games.selectors import game_load
 
     while True:
-        services.bots_play_until_human(game_id=game.pk)
+        serve_due(game.pk)
         game.refresh_from_db()
         if game.status != Game.Status.IN_PROGRESS:
             return game
-        hand = game_load(game).state.hands[0]
-        services.card_play(game_id=game.pk, user=user, card=CARD_CODES[hand[0]])
+        state = game_load(game).state
+        if state.to_play != 0:  # a bot's pause: serve its card as if the pause were over
+            serve_due(game.pk, later=timedelta(minutes=1))
+            continue
+        hand = state.hands[0]
+        try:
+            flow.play_card(game_id=game.pk, user=user, card=CARD_CODES[hand[0]])
+        except NotYourTurn:  # a server's runner is serving this table too: it moved first
+            continue

@@ -1,11 +1,12 @@
 """Table chat: rooms, refusals that change nothing, muting, reports, the replay and the admin."""
 
 import re
+from datetime import timedelta
 
 import pytest
-from django.utils import translation
+from django.utils import timezone, translation
 
-from games import services
+from games import flow, services
 from games.chat import (
     ChatRefused,
     chat_log,
@@ -23,6 +24,12 @@ from games.selectors import game_load
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def bots_wait(settings):
+    """Bots pause: each card here is one move, the test serves the bots' one by one."""
+    settings.COINS_BOT_PAUSE = 3600
+
+
 @pytest.fixture
 def table(alice, bob):
     game = services.game_create(creator=alice, target=10, seat_kinds=["me", "open", "random"])
@@ -37,9 +44,9 @@ def play(game: Game, people: dict, count: int) -> None:
         seat = loaded.state.to_play
         if seat in people:
             card = CARD_CODES[min(loaded.state.hands[seat])]
-            services.card_play(game_id=game.pk, user=people[seat], card=card)
+            flow.play_card(game_id=game.pk, user=people[seat], card=card)
         else:
-            services.bot_play(game_id=game.pk)
+            flow.run_due(game.pk, now=timezone.now() + timedelta(hours=2))
 
 
 def test_players_and_spectators_talk_in_separate_rooms(table, alice, bob, carol):
@@ -186,6 +193,6 @@ def test_the_replay_shows_what_was_said_beside_its_trick(client, table, alice, b
     # While the game runs, a spectator reads the spectators' room only.
     assert "watching you" in second and "nice lead" not in second
     assert "watching you" not in first
-    services.game_resign(game_id=table.pk, user=bob)
+    flow.resign(game_id=table.pk, user=bob)
     second = client.get(f"/games/{table.pk}/replay/?hand=1&trick=2").content.decode()
     assert "nice lead" in second and "watching you" in second  # once over, both rooms

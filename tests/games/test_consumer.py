@@ -11,14 +11,19 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client as PageClient
 
 from coins_site.asgi import application
-from games import services
+from games import flow, services
 from games.consumers import SYNC
 from games.models import Game, Play
+from games.selectors import game_load
 from games.table_updates import notify_table, others_watching
 
 from .helpers import assert_no_hidden_cards, board_moves, can_play, hand_cards
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.asyncio,
+    pytest.mark.usefixtures("table_runner"),  # as in every server process
+]
 
 db = database_sync_to_async
 
@@ -151,7 +156,7 @@ async def test_a_move_is_broadcast_only_when_someone_else_watches(alice, setting
     player = Client(game.pk, alice, seat=0)
     assert (await player.connect())[0]
     frame = await player.board_where(can_play)
-    assert broadcasts == []  # nor were the bots' opening moves
+    broadcasts.clear()  # the runner told the table of any bots' opening cards
     await player.send({"card": hand_cards(frame)[0]})
     frame = await player.board_where(lambda f: board_moves(f) > board_moves(frame))
     assert broadcasts == []
@@ -184,9 +189,11 @@ async def test_others_watching_counts_every_socket_but_the_asking_one():
     assert not await others_watching(layer, group, me)
 
 
-async def test_a_page_that_missed_an_update_gets_it_when_it_asks(alice, settings):
+async def test_a_page_that_missed_an_update_gets_it_when_it_asks(alice, settings, monkeypatch):
     """An update lost on the way costs a silence, not a stuck table: after a silence the
     page asks, and gets the board if (and only if) the game has moved since its last one."""
+    from games import flow as table_flow
+
     settings.COINS_BOT_PAUSE = 0
     game = await db(services.game_quick_play)(user=alice)
     client = Client(game.pk, alice, seat=0)
@@ -195,8 +202,9 @@ async def test_a_page_that_missed_an_update_gets_it_when_it_asks(alice, settings
     await client.send(SYNC)
     assert await client.communicator.receive_nothing(timeout=0.3)  # nothing new: no answer
 
-    card = hand_cards(frame)[0]  # played behind the socket's back: nobody tells it
-    await db(services.card_play)(game_id=game.pk, user=alice, card=card, bots_follow=True)
+    card = hand_cards(frame)[0]  # played elsewhere, and the update is lost on the way
+    monkeypatch.setattr(table_flow, "notify_table", lambda *args, **kwargs: None)
+    await db(flow.play_card)(game_id=game.pk, user=alice, card=card)
     assert await client.communicator.receive_nothing(timeout=0.3)
     await client.send(SYNC)
     board = await client.receive()
@@ -218,13 +226,13 @@ async def test_seats_taken_and_resignations_from_pages_reach_the_sockets(alice, 
 
     def change(service, **kwargs):
         service(game_id=game.pk, **kwargs)
-        notify_table(game.pk, -1, drive_bots=True)
+        notify_table(game.pk, -1)
 
     await db(change)(services.seat_join, user=bob)
     await client.board_where(lambda f: bob.username in f and 'data-status="waiting"' in f)
     await db(change)(services.seat_join, user=carol)
     await client.board_where(lambda f: 'data-status="in_progress"' in f)
-    await db(change)(services.game_resign, user=carol)
+    await db(change)(flow.resign, user=carol)
     board = await client.board_where(lambda f: 'data-status="abandoned"' in f)
     assert 'id="game-result"' in board
     await client.close()
@@ -248,7 +256,7 @@ async def test_each_socket_gets_boards_in_its_viewers_language(alice, bob):
         assert (await client.connect())[0]
     for client in (spanish, english, browser):
         await client.board_where(lambda f: True)
-    state = await db(lambda: services.game_load(Game.objects.get(pk=game.pk)).state)()
+    state = await db(lambda: game_load(Game.objects.get(pk=game.pk)).state)()
     mover = spanish if state.to_play == 0 else english if state.to_play == 1 else None
     if mover is not None:
         frame = await mover.board_where(can_play)
@@ -412,13 +420,11 @@ async def test_a_reconnecting_socket_gets_the_current_board(alice):
 
 
 async def test_search_bots_think_in_another_process(alice, monkeypatch):
-    """Bots marked as searching are asked in the worker pool, never in the server's threads."""
-    from games import consumers, thinking
-    from games import services as game_services
+    """Bots marked as searching are asked in the worker pool by the runner, never in the
+    server's threads or on a socket."""
+    from games import flow, runner, thinking
 
-    searching = frozenset({"heuristic"})
-    monkeypatch.setattr(game_services, "SEARCH_BOTS", searching)
-    monkeypatch.setattr(consumers, "SEARCH_BOTS", searching)
+    monkeypatch.setattr(flow, "SEARCH_BOTS", frozenset({"heuristic"}))
     asked = []
     real = thinking.choose_elsewhere
 
@@ -426,7 +432,7 @@ async def test_search_bots_think_in_another_process(alice, monkeypatch):
         asked.append((level, view.seat, len(view.hand)))
         return await real(level, seed, view, budget)
 
-    monkeypatch.setattr(consumers, "choose_elsewhere", spy)
+    monkeypatch.setattr(runner, "choose_elsewhere", spy)
     game = await db(services.game_create)(
         creator=alice, target=3, seat_kinds=["me", "heuristic", "heuristic"]
     )

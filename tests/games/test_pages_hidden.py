@@ -10,12 +10,19 @@ import re
 import pytest
 from django.utils.html import escape
 
-from games import services
+from games import flow, services
 from games.engine import CARD_CODES, card_name, verify_public_record
 from games.models import Game
 from games.selectors import game_load
 
-from .helpers import assert_no_hidden_cards, board_moves, hand_cards, hidden_cards_for, state_after
+from .helpers import (
+    assert_no_hidden_cards,
+    board_moves,
+    hand_cards,
+    hidden_cards_for,
+    serve_due,
+    state_after,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -103,7 +110,7 @@ def test_no_page_or_record_ever_shows_a_card_another_seat_holds(
         state = game_load(Game.objects.get(pk=game.pk)).state
         hand_number, seat = state.hand_number, state.to_play
         card = CARD_CODES[rng.choice(state.hands[seat])]
-        result = services.card_play(game_id=game.pk, user=users[seat], card=card)
+        result = flow.play_card(game_id=game.pk, user=users[seat], card=card)
         moves += 1
         assert result.moves == moves
         after = result.loaded.state
@@ -126,8 +133,8 @@ def test_a_private_tables_invited_spectator_sees_no_hand(client, alice, bob, car
     game = services.game_create(
         creator=alice, target=10, seat_kinds=["me", "random", "random"], is_public=False
     )
-    services.bots_play_until_human(game_id=game.pk)
-    services.card_play(game_id=game.pk, user=alice, card=own_cards(game, 0)[0])
+    serve_due(game.pk)
+    flow.play_card(game_id=game.pk, user=alice, card=own_cards(game, 0)[0])
     game.refresh_from_db()
     client.force_login(bob)
     for htmx in (False, True):
@@ -165,7 +172,7 @@ def test_playing_an_opponents_card_never_tells_whose_card_it_is(client, alice, b
     for _ in range(4):  # a finished trick and one card of the next: played cards exist
         state = game_load(Game.objects.get(pk=game.pk)).state
         seat = state.to_play
-        services.card_play(game_id=game.pk, user=users[seat], card=own_cards(game, seat)[0])
+        flow.play_card(game_id=game.pk, user=users[seat], card=own_cards(game, seat)[0])
     state = game_load(Game.objects.get(pk=game.pk)).state
     seat = state.to_play
     played = CARD_CODES[state.last_trick.cards[0]]

@@ -5,7 +5,7 @@ import threading
 import pytest
 from django.db import connection, connections
 
-from games import services
+from games import flow, services
 from games.models import Game, Rematch, Seat
 from games.rematch import rematch_accept
 
@@ -56,7 +56,7 @@ def test_two_people_accepting_a_rematch_at_once_make_one_table(alice, bob, carol
         game = services.game_create(creator=alice, target=10, seat_kinds=["me", "open", "open"])
         services.seat_join(game_id=game.pk, user=bob)
         services.seat_join(game_id=game.pk, user=carol)
-        services.game_resign(game_id=game.pk, user=carol)
+        flow.resign(game_id=game.pk, user=carol)
         rematch_accept(game_id=game.pk, user=alice)
         before = Game.objects.count()
         results = at_once(

@@ -5,7 +5,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import services
+from games import flow, services
 from games.models import Game, Rematch, Seat
 from games.rematch import RematchRefused, rematch_accept, rematch_decline
 
@@ -19,7 +19,7 @@ def finished(alice, bob):
         creator=alice, target=10, seat_kinds=["me", "open", "expert"], is_rated=False
     )
     services.seat_join(game_id=game.pk, user=bob)
-    services.game_resign(game_id=game.pk, user=bob)
+    flow.resign(game_id=game.pk, user=bob)
     return Game.objects.get(pk=game.pk)
 
 
@@ -74,7 +74,7 @@ def test_a_running_game_has_no_rematch(alice):
 
 def test_alone_against_bots_the_rematch_starts_at_once(alice):
     game = services.game_create(creator=alice, target=10, seat_kinds=["random", "me", "expert"])
-    services.game_resign(game_id=game.pk, user=alice)
+    flow.resign(game_id=game.pk, user=alice)
     new = rematch_accept(game_id=game.pk, user=alice).new_game
     assert seats_of(new) == [(None, "random"), (alice.pk, ""), (None, "expert")]
 

@@ -8,14 +8,14 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import services, state_cache
+from games import flow, services, state_cache
 from games.engine import CARD_CODES, GameState, deal, trick_case
 from games.models import Game
 from games.records import game_record
 from games.replay import find, positions, score_sheet, steps, target_reached
 from games.selectors import game_load
 
-from .helpers import assert_no_hidden_cards, hidden_cards_for, section
+from .helpers import assert_no_hidden_cards, hidden_cards_for, section, serve_due
 
 pytestmark = pytest.mark.django_db
 
@@ -34,11 +34,11 @@ def play_against_bots(user, target: int, bot: str = "random", moves: int | None 
     """Play ``user``'s first card whenever due, until the game ends (or ``moves`` plays)."""
     game = services.game_create(creator=user, target=target, seat_kinds=["me", bot, bot])
     while True:
-        services.bots_play_until_human(game_id=game.pk)
+        serve_due(game.pk)
         game.refresh_from_db()
         if game.status != Game.Status.IN_PROGRESS or (moves is not None and game.moves >= moves):
             return game
-        services.card_play(game_id=game.pk, user=user, card=own_hand(game, 0)[0])
+        flow.play_card(game_id=game.pk, user=user, card=own_hand(game, 0)[0])
 
 
 def three_humans(alice, bob, carol, target: int = 10) -> Game:
@@ -54,7 +54,7 @@ def play_moves(game: Game, users: dict, count: int) -> None:
     for _ in range(count):
         game.refresh_from_db()
         seat = game.to_play
-        services.card_play(game_id=game.pk, user=users[seat], card=own_hand(game, seat)[0])
+        flow.play_card(game_id=game.pk, user=users[seat], card=own_hand(game, seat)[0])
     game.refresh_from_db()
 
 
@@ -256,7 +256,7 @@ def test_private_games_follow_the_tables_rule(client, alice, bob):
     game = services.game_create(
         creator=alice, target=1, seat_kinds=["me", "random", "random"], is_public=False
     )
-    services.bots_play_until_human(game_id=game.pk)
+    serve_due(game.pk)
     assert client.get(replay_url(game)).status_code == 404
     client.force_login(bob)
     assert client.get(replay_url(game)).status_code == 404
@@ -313,7 +313,7 @@ def test_an_abandoned_game_shows_every_hand(client, alice, bob, carol):
     game = three_humans(alice, bob, carol)
     users = {seat.number: seat.user for seat in game.seats.select_related("user")}
     play_moves(game, users, 6)
-    services.game_abandon(game_id=game.pk)
+    flow.abandon(game_id=game.pk)
     html = client.get(replay_url(game, 1, 2)).content.decode()
     assert len(re.findall(r'data-hand-card="', html)) == 3 * 15
     assert "cards, hidden" not in html

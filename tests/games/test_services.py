@@ -4,7 +4,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import services
+from games import flow, services
 from games.engine import (
     CARD_CODES,
     GameState,
@@ -18,6 +18,8 @@ from games.engine import (
 from games.models import Game, Hand, Play, Seat, Trick
 from games.records import game_record, players_of
 from games.selectors import game_load
+
+from .helpers import serve_due
 
 pytestmark = pytest.mark.django_db
 
@@ -38,9 +40,7 @@ def play_turn(game, users):
     """The seat due to play plays its first card; return the move result."""
     state = game_load(Game.objects.get(pk=game.pk)).state
     seat = state.to_play
-    return services.card_play(
-        game_id=game.pk, user=users[seat], card=CARD_CODES[state.hands[seat][0]]
-    )
+    return flow.play_card(game_id=game.pk, user=users[seat], card=CARD_CODES[state.hands[seat][0]])
 
 
 def rows_snapshot(game):
@@ -171,54 +171,63 @@ def test_refused_moves_change_nothing(alice, bob, carol, make_user):
     before = rows_snapshot(game)
     other = users[(seat + 1) % 3]
     with pytest.raises(NotYourTurn):
-        services.card_play(
-            game_id=game.pk, user=other, card=CARD_CODES[state.hands[(seat + 1) % 3][0]]
-        )
+        flow.play_card(game_id=game.pk, user=other, card=CARD_CODES[state.hands[(seat + 1) % 3][0]])
     with pytest.raises(NotInHand):
-        services.card_play(
+        flow.play_card(
             game_id=game.pk, user=users[seat], card=CARD_CODES[state.hands[(seat + 1) % 3][0]]
         )
     for bad in ["13O", "", None, 7, {"x": 1}, "1O" * 100]:
         with pytest.raises(IllegalPlay):
-            services.card_play(game_id=game.pk, user=users[seat], card=bad)
+            flow.play_card(game_id=game.pk, user=users[seat], card=bad)
     with pytest.raises(services.NotSeated):
-        services.card_play(game_id=game.pk, user=make_user("eve"), card="1O")
+        flow.play_card(game_id=game.pk, user=make_user("eve"), card="1O")
     with pytest.raises(services.GameNotFound):
-        services.card_play(game_id=game.pk + 100, user=users[seat], card="1O")
+        flow.play_card(game_id=game.pk + 100, user=users[seat], card="1O")
     assert rows_snapshot(game) == before
 
 
 def test_a_move_on_a_waiting_or_finished_game_is_refused(alice, bob):
     waiting = services.game_create(creator=alice, target=10, seat_kinds=["me", "open", "open"])
     with pytest.raises(services.GameNotRunning, match="not started"):
-        services.card_play(game_id=waiting.pk, user=alice, card="1O")
+        flow.play_card(game_id=waiting.pk, user=alice, card="1O")
     game = services.game_create(creator=bob, target=1, seat_kinds=["me", "random", "random"])
     users = users_by_seat(game)
     while Game.objects.get(pk=game.pk).status == Game.Status.IN_PROGRESS:
-        if services.bot_play(game_id=game.pk) is None:
+        if not serve_due(game.pk):
             play_turn(game, users)
     before = rows_snapshot(game)
     with pytest.raises(services.GameNotRunning, match="over"):
-        services.card_play(game_id=game.pk, user=bob, card="1O")
+        flow.play_card(game_id=game.pk, user=bob, card="1O")
     assert rows_snapshot(game) == before
 
 
-def test_bots_play_through_the_same_service_and_only_when_expected(alice):
-    game = services.game_quick_play(user=alice)
-    state = game_load(Game.objects.get(pk=game.pk)).state
-    if state.to_play == 0:
-        play_turn(game, {0: alice})
-    moves = Game.objects.get(pk=game.pk).moves
-    assert services.bot_play(game_id=game.pk, expected_moves=moves + 5) is None
-    result = services.bot_play(game_id=game.pk, expected_moves=moves)
-    assert result is not None and result.moves == moves + 1
-    assert services.bot_play(game_id=game.pk, expected_moves=moves) is None  # already played
+def test_bots_play_when_their_turn_is_due_and_only_once(alice, settings):
+    """A bot's card is due a pause after the move before it: not sooner, and a second
+    runner arriving for the same turn finds nothing due."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    settings.COINS_BOT_PAUSE = 0.8
+    game = services.game_create(creator=alice, target=10, seat_kinds=["random", "me", "random"])
+    fresh = Game.objects.get(pk=game.pk)
+    state = game_load(fresh).state
+    if state.to_play == 1:
+        play_turn(game, {1: alice})
+        fresh = Game.objects.get(pk=game.pk)
+    assert fresh.due_at is not None and fresh.turn_deadline is None
+    assert flow.run_due(game.pk, now=fresh.due_at - timedelta(seconds=0.1)) is False
+    assert flow.run_due(game.pk, now=fresh.due_at) is True
+    after = Game.objects.get(pk=game.pk)
+    assert after.moves == fresh.moves + 1  # one card per due turn while bots pause
+    assert flow.run_due(game.pk, now=fresh.due_at) is False  # already served
+    assert after.due_at >= timezone.now() - timedelta(seconds=1)
 
 
 def test_a_whole_game_against_bots_finishes_and_its_record_is_the_engines(alice):
     game = services.game_quick_play(user=alice)
     while Game.objects.get(pk=game.pk).status == Game.Status.IN_PROGRESS:
-        services.bots_play_until_human(game_id=game.pk)
+        serve_due(game.pk)
         if Game.objects.get(pk=game.pk).status == Game.Status.IN_PROGRESS:
             play_turn(game, {0: alice})
     game.refresh_from_db()
@@ -241,7 +250,7 @@ def test_a_move_costs_at_most_ten_queries(alice, bob, carol):
         state = game_load(Game.objects.get(pk=game.pk)).state
         seat, card = state.to_play, CARD_CODES[state.hands[state.to_play][0]]
         with CaptureQueriesContext(connection) as queries:
-            result = services.card_play(game_id=game.pk, user=users[seat], card=card)
+            result = flow.play_card(game_id=game.pk, user=users[seat], card=card)
         worst = max(worst, len(queries))
         if result.loaded.state.winner is not None:
             break
@@ -271,7 +280,7 @@ def test_the_state_cache_holds_exactly_what_the_rows_say(alice, bob, carol):
     seat = rebuilt.to_play
     wrong = CARD_CODES[rebuilt.hands[(seat + 1) % 3][0]]
     with pytest.raises(NotInHand):
-        services.card_play(game_id=game.pk, user=users[seat], card=wrong)
+        flow.play_card(game_id=game.pk, user=users[seat], card=wrong)
     again = state_cache.get((game.pk, game.seed), game.moves)
     assert again is not None and as_json(again.state) == as_json(rebuilt)
 
@@ -282,9 +291,7 @@ def test_out_of_turn_names_the_player_due_not_a_seat_number(alice, bob, carol):
     state = game_load(Game.objects.get(pk=game.pk)).state
     due, other = state.to_play, (state.to_play + 1) % 3
     with pytest.raises(NotYourTurn) as error:
-        services.card_play(
-            game_id=game.pk, user=users[other], card=CARD_CODES[state.hands[other][0]]
-        )
+        flow.play_card(game_id=game.pk, user=users[other], card=CARD_CODES[state.hands[other][0]])
     assert users[due].username in str(error.value) and "seat" not in str(error.value)
 
 
@@ -297,14 +304,14 @@ def test_bots_that_follow_a_move_answer_in_its_transaction_and_rows_match_the_en
     from games.selectors import _rebuild, seats_of
 
     game = services.game_quick_play(user=alice, target=30)  # long enough for new deals
-    services.bots_play_until_human(game_id=game.pk)
+    serve_due(game.pk)
     worst, hands_seen = 0, set()
     while True:
         state = game_load(Game.objects.get(pk=game.pk)).state
         before = Game.objects.get(pk=game.pk).moves
         card = CARD_CODES[state.hands[0][0]]
         with CaptureQueriesContext(connection) as queries:
-            result = services.card_play(game_id=game.pk, user=alice, card=card, bots_follow=True)
+            result = flow.play_card(game_id=game.pk, user=alice, card=card)
         after = result.loaded.state
         if after.winner is None:  # the last call also rates the game once it commits
             worst = max(worst, len(queries))

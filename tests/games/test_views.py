@@ -6,13 +6,13 @@ import re
 import pytest
 from django.utils.html import escape
 
-from games import services
+from games import flow, services
 from games.engine import CARD_CODES, record_json, state_from_record
 from games.models import Game, Play, Seat
 from games.records import game_record
 from games.selectors import game_load
 
-from .helpers import can_play, hand_cards, play_out
+from .helpers import can_play, hand_cards, play_out, serve_due
 
 pytestmark = pytest.mark.django_db
 
@@ -174,17 +174,20 @@ def test_quick_play_posts_start_a_game_against_two_heuristic_bots_gets_are_refus
     assert client.get("/games/quick-play/").status_code == 405 and Game.objects.count() == 1
 
 
-def test_without_javascript_a_bot_opening_is_played_before_the_page_shows(client, alice):
+def test_a_page_never_plays_a_bot_the_runner_does_and_the_page_reloads_meanwhile(client, alice):
+    """No GET writes: the bots' cards are the runner's. Without JavaScript the page reloads
+    while others are to play, and shows the person's turn once the bot has played."""
     client.force_login(alice)
     for _ in range(30):  # a bot leads two games in three
         game = Game.objects.get(pk=int(client.post("/games/quick-play/")["Location"].split("/")[2]))
         if game.to_play != 0:
             break
     assert game.to_play != 0
+    html = client.get(game.get_absolute_url()).content.decode()
+    assert not can_play(html) and 'http-equiv="refresh"' in html
+    assert Game.objects.get(pk=game.pk).moves == 0
+    serve_due(game.pk)
     assert can_play(client.get(game.get_absolute_url()).content.decode())
-
-
-# -- the table page -------------------------------------------------------------------------
 
 
 def test_players_see_their_own_hand_playable_on_their_turn_spectators_none(
@@ -325,7 +328,7 @@ def test_leaving_before_the_start_frees_the_seat(client, alice, bob):
 
 def test_playing_a_card_lets_the_bots_answer_until_it_is_your_turn_again(client, alice):
     game = create(alice, BOTS, target=30)
-    services.bots_play_until_human(game_id=game.pk)
+    serve_due(game.pk)
     client.force_login(alice)
     for left in (15, 14, 13):
         game.refresh_from_db()
@@ -371,8 +374,8 @@ def test_a_waiting_game_has_no_record_and_a_running_one_a_public_one(client, ali
     waiting = create(alice, ["me", "open", "random"])
     assert client.get(f"/games/{waiting.pk}/record.json").status_code == 404
     game = create(alice, BOTS)
-    services.bots_play_until_human(game_id=game.pk)
-    services.card_play(game_id=game.pk, user=alice, card=hand_of(game, 0)[0])
+    serve_due(game.pk)
+    flow.play_card(game_id=game.pk, user=alice, card=hand_of(game, 0)[0])
     game.refresh_from_db()
     response = client.get(f"/games/{game.pk}/record.json")
     assert response.status_code == 200 and response["Content-Type"] == "application/json"

@@ -6,12 +6,13 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
-from games import services
+from games import flow, services
 from games.engine import CARD_CODES
 from games.models import Game
 from games.selectors import game_load
 from ratings.models import Leaderboard, LeaderboardExclusion, PlayerRating, RatingEvent
 from ratings.services import game_rate, ranks_of, ratings_recompute, season_close
+from tests.games.helpers import serve_due
 
 pytestmark = pytest.mark.django_db
 
@@ -27,50 +28,35 @@ def finish(creator, kinds, others=(), target=3) -> Game:
     for user in others:
         services.seat_join(game_id=game.pk, user=user)
     while Game.objects.get(pk=game.pk).status == Game.Status.IN_PROGRESS:
-        if services.bots_play_pending(game_id=game.pk) is None:
+        if not serve_due(game.pk):
             fresh = Game.objects.get(pk=game.pk)
             loaded = game_load(fresh)
             seat = loaded.seats[loaded.state.to_play]
             card = CARD_CODES[loaded.state.hands[seat.number][0]]
-            services.card_play(game_id=game.pk, user=seat.user, card=card)
+            flow.play_card(game_id=game.pk, user=seat.user, card=card)
     game_rate(game_id=game.pk)  # on_commit does not run inside a test transaction
     return Game.objects.get(pk=game.pk)
 
 
 @pytest.mark.django_db(transaction=True)
-def test_games_are_rated_in_the_background_once_their_last_move_commits(
-    django_user_model, settings
-):
-    """Off the move's path: the move that ends the game returns, then the rater rates it
-    (on PostgreSQL; SQLite, one writer at a time, rates inside the move)."""
-    from ratings.receivers import wait_for_ratings
-
-    settings.COINS_RATE_IN_BACKGROUND = True
+def test_games_are_rated_by_the_runner_once_their_last_move_commits(django_user_model):
+    """Off the move's path: the last card schedules the game's aftermath in its own
+    transaction (so it survives the process that played it), and a runner rates it."""
     alice = django_user_model.objects.create_user("al")
     game = services.game_quick_play(user=alice, bot="random", target=3)
-    while services.bots_play_pending(game_id=game.pk) or Game.objects.get(pk=game.pk).is_running:
+    while Game.objects.get(pk=game.pk).is_running:
         loaded = game_load(Game.objects.get(pk=game.pk))
-        if loaded.state.to_play == 0 and loaded.game.is_running:
+        if loaded.state.to_play == 0:
             card = CARD_CODES[loaded.state.hands[0][0]]
-            services.card_play(game_id=game.pk, user=alice, card=card)
-    wait_for_ratings()
+            flow.play_card(game_id=game.pk, user=alice, card=card)
+        else:
+            serve_due(game.pk)
+    ended = Game.objects.get(pk=game.pk)
+    assert ended.due_at is not None and not RatingEvent.objects.filter(game=game).exists()
+    serve_due(game.pk)
     assert RatingEvent.objects.filter(game=game).count() == 3
     assert PlayerRating.objects.get(user=alice).games == 1
-
-
-@pytest.mark.django_db(transaction=True)  # the rater closes its connection after each game
-def test_games_a_stopped_server_left_unrated_are_rated_by_the_next_rating(
-    django_user_model, monkeypatch
-):
-    from ratings import receivers
-
-    alice = django_user_model.objects.create_user("al")
-    left_behind, game = (finish(alice, ["me", "random", "random"]) for _ in range(2))
-    RatingEvent.objects.filter(game__in=[left_behind, game]).delete()  # ratings "lost"
-    monkeypatch.setattr(receivers, "_swept", False)  # a process that has not swept yet
-    receivers._rate_in_background(game.pk)  # what the rater thread runs for a game
-    assert RatingEvent.objects.filter(game=left_behind).count() == 3
-    assert RatingEvent.objects.filter(game=game).count() == 3
+    assert Game.objects.get(pk=game.pk).due_at is None
 
 
 def test_rating_rows_are_locked_while_a_game_is_rated(django_user_model, monkeypatch):
@@ -278,7 +264,7 @@ def test_a_player_who_leaves_ranks_last_and_the_game_ends_for_all(client, django
 
 
 def test_ranks_put_a_player_who_left_last():
-    assert ranks_of([5, 9, 1], winner=None, leaver=1) == [1, 3, 2]
+    assert ranks_of([5, 9, 1], winner=None, leavers={1}) == [1, 3, 2]
 
 
 def test_the_profile_shows_the_rating_and_its_history(client, django_user_model):

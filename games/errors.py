@@ -1,0 +1,53 @@
+"""Refusals of requests about a game, and the game row lock every change starts with."""
+
+from __future__ import annotations
+
+from django.db import connection
+from django.db.transaction import TransactionManagementError
+from django.utils.translation import gettext as _
+
+from .models import Game
+
+
+class GameError(Exception):
+    """A request about a game that cannot be honoured; the message is for the requester."""
+
+    code = "game_error"
+
+
+class GameNotFound(GameError):
+    code = "not_found"
+
+
+class NotSeated(GameError):
+    code = "not_seated"
+
+
+class GameNotRunning(GameError):
+    code = "not_running"
+
+
+class SeatUnavailable(GameError):
+    code = "seat_unavailable"
+
+
+def locked_game(game_id: int) -> Game:
+    """The game row, locked until the transaction ends.
+
+    A plain statement: building the ORM's ``select_for_update().get()`` cost more than the
+    lookup itself, and every move starts here.
+    """
+    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    if lock and not connection.in_atomic_block:  # as the ORM's select_for_update() refuses
+        raise TransactionManagementError("Lock the game row inside a transaction.")
+    sql = f"SELECT * FROM {Game._meta.db_table} WHERE id = %s{lock}"
+    for game in Game.objects.raw(sql, [game_id]):
+        return game
+    raise GameNotFound(_("There is no such game."))
+
+
+def require_running(game: Game) -> None:
+    if game.status == Game.Status.WAITING:
+        raise GameNotRunning(_("The game has not started yet."))
+    if game.status != Game.Status.IN_PROGRESS:
+        raise GameNotRunning(_("The game is over."))

@@ -1,0 +1,100 @@
+"""Each process's table runner: does what tables' schedules say is due, exactly once.
+
+Every server process runs one (started with the process: ``coins_site.asgi``), and
+``manage.py run_tables`` runs one on its own. They all read the same schedule, the games'
+``due_at`` column, and claim a due game with ``SELECT ... FOR UPDATE SKIP LOCKED``: a game
+is served by one runner at a time, the others pass on to the next. What a runner does is a
+``flow.run_due`` call, checked against the game as it finds it under the lock, so a second
+runner reaching the same game finds nothing due. A runner killed mid-way leaves its
+transaction uncommitted: the game is still due, and a surviving runner serves it within
+``POLL`` seconds (a search bot's lease, ``flow.SEARCH_LEASE``, expires as fast).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from . import flow
+from .db_threads import in_db_thread
+from .engine.bots import Budget
+from .models import Game
+from .thinking import choose_elsewhere
+
+log = logging.getLogger(__name__)
+
+POLL = 0.1  # seconds between looks at the schedule when nothing was due
+
+
+def claim_and_run() -> int | flow.Thinking | None:
+    """Serve the game that has been due longest, if any; return its id (or what a search
+    bot must think about), or None when nothing is due."""
+    with transaction.atomic():
+        due = (
+            Game.objects.select_for_update(skip_locked=True)
+            .filter(due_at__lte=timezone.now())
+            .order_by("due_at")
+            .values_list("pk", flat=True)
+            .first()
+        )
+        if due is None:
+            return None
+        outcome = flow.run_due(due)
+        return outcome if isinstance(outcome, flow.Thinking) else due
+
+
+async def run_due_tables(limit: int = 100) -> int:
+    """Serve due games until none is due (at most ``limit``); return how many were served."""
+    served = 0
+    while served < limit:
+        outcome = await in_db_thread(claim_and_run)()
+        if outcome is None:
+            break
+        if isinstance(outcome, flow.Thinking):
+            await think_and_play(outcome)
+        served += 1
+    return served
+
+
+async def think_and_play(thinking: flow.Thinking) -> None:
+    """A search bot's turn: think in the worker processes, then play if nothing moved."""
+    budget = Budget(seconds=settings.COINS_BOT_SECONDS)
+    card = await choose_elsewhere(thinking.level, thinking.seed, thinking.view, budget)
+    await in_db_thread(flow.play_thought)(
+        game_id=thinking.game_id, expected_moves=thinking.moves, card=card
+    )
+
+
+async def run_tables_forever() -> None:
+    """The runner's loop: serve what is due, look again shortly; never stop on an error."""
+    log.info("Table runner started in process %s", os.getpid())
+    while True:
+        try:
+            if not await run_due_tables():
+                await asyncio.sleep(POLL)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a database restart, say: log it and keep the tables going
+            log.exception("The table runner failed; trying again")
+            await asyncio.sleep(1)
+
+
+_started_in: int | None = None  # the process whose event loop runs this module's runner
+
+
+def start_in_this_process() -> None:
+    """Start this process's runner on the running event loop, once per process."""
+    global _started_in
+    if not settings.COINS_TABLE_RUNNER or _started_in == os.getpid():
+        return
+    _started_in = os.getpid()
+    task = asyncio.get_event_loop().create_task(run_tables_forever())
+    _tasks.add(task)  # keep a reference: the loop holds tasks weakly
+
+
+_tasks: set[asyncio.Task] = set()
