@@ -82,3 +82,28 @@ class GameCreateForm(forms.Form):
     def seat_kinds(self) -> list[str]:
         """Seats 0..2 for the service: the creator sits in seat 0."""
         return ["me", self.cleaned_data["seat_left"], self.cleaned_data["seat_right"]]
+
+
+class FindGameForm(forms.Form):
+    """The find-a-game queue's options: people are seated together by target and speed."""
+
+    target = forms.TypedChoiceField(
+        label=_("Target score"),
+        choices=[(10, "10"), (15, "15"), (20, "20")],
+        coerce=int,
+        initial=10,
+    )
+    clock = forms.TypedChoiceField(
+        label=_("Speed"),
+        choices=[c for c in CLOCK_CHOICES if c[0] in ("10", "20", "30", "60")],
+        coerce=int,
+        initial="30",
+    )
+    wait = forms.TypedChoiceField(
+        label=_("Bots fill the free seats after"),
+        choices=[("30", _("30 seconds")), ("120", _("2 minutes")), ("", _("Never: people only"))],
+        coerce=lambda value: int(value) if value else None,
+        empty_value=None,
+        required=False,
+        initial="30",
+    )

@@ -67,6 +67,12 @@ class Game(models.Model):
         blank=True,
         help_text=_("When the table next needs the server: a bot's card, a clock, a check."),
     )
+    from_queue = models.BooleanField(
+        default=False, help_text=_("Made by the find-a-game queue for people who asked for it.")
+    )
+    queue_fill_at = models.DateTimeField(
+        null=True, blank=True, help_text=_("When bots take the seats nobody came for.")
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -130,6 +136,15 @@ class Seat(models.Model):
     )
     bot = models.CharField(max_length=16, choices=BotLevel.choices, blank=True)
     score = models.PositiveSmallIntegerField(default=0)
+    placeholder = models.BooleanField(
+        default=False,
+        help_text=_(
+            "A bot holding a queue seat: a person who comes before the first card takes it."
+        ),
+    )
+    away_since = models.DateTimeField(
+        null=True, blank=True, help_text=_("Queue tables: since when this person's page is gone.")
+    )
     auto_in_row = models.PositiveSmallIntegerField(
         default=0, help_text=_("Cards in a row the server played for this absent person.")
     )
@@ -250,6 +265,7 @@ from .social_models import (  # noqa: E402
     ChatMessage,
     ChatMute,
     ChatReport,
+    MatchQueue,
     Presence,
     Rematch,
 )
@@ -261,6 +277,7 @@ __all__ = [
     "ChatReport",
     "Game",
     "Hand",
+    "MatchQueue",
     "Play",
     "Presence",
     "Rematch",

@@ -69,6 +69,10 @@ def table_context(
         "leaving_closes": viewer is not None and len(people) == 1,
     }
     _add_clock(context, game, view)
+    if game.from_queue and game.status == Game.Status.WAITING and game.queue_fill_at:
+        context["queue_fill"] = int(game.queue_fill_at.timestamp() * 1000)
+        left = (game.queue_fill_at - timezone.now()).total_seconds()
+        context["queue_fill_seconds"] = max(0, int(left))
     if view is None:
         return context
     context.update(

@@ -134,3 +134,17 @@ class Rematch(models.Model):
 
     def __str__(self) -> str:
         return f"Rematch of game {self.game_id}"
+
+
+class MatchQueue(models.Model):
+    """One row per set of find-a-game options: locked while someone is matched, so two
+    people pressing "Find a game" at once, on any servers, end up at one table."""
+
+    target = models.PositiveSmallIntegerField()
+    clock = models.PositiveIntegerField(default=0, help_text=_("Seconds per card; 0: none."))
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["target", "clock"], name="match_queue_once")]
+
+    def __str__(self) -> str:
+        return f"Queue to {self.target}, clock {self.clock}"

@@ -8,6 +8,7 @@ urlpatterns = [
     path("games/", views.LobbyView.as_view(), name="lobby"),
     path("games/new/", views.GameCreateView.as_view(), name="game_new"),
     path("games/quick-play/", views.QuickPlayView.as_view(), name="quick_play"),
+    path("games/find/", views.FindGameView.as_view(), name="find_game"),
     path("games/<int:game_id>/", views.TableView.as_view(), name="game_table"),
     path(
         "games/<int:game_id>/join/", views.SeatActionView.as_view(action="join"), name="game_join"

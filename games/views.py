@@ -14,12 +14,12 @@ from accounts.selectors import wants_turn_sound
 from ratings.models import PlayerRating
 from ratings.selectors import rating_history
 
-from . import chat, flow, rematch, selectors, services
+from . import chat, flow, matchmaking, rematch, selectors, services
 from .card_names import SUIT_NAMES
 from .chat import chat_context
 from .engine import IllegalPlay, record_json
 from .engine.cards import SUIT_LETTERS
-from .forms import GameCreateForm
+from .forms import FindGameForm, GameCreateForm
 from .invites import invite_of, may_view, remember_invite
 from .models import Game
 from .records import game_record
@@ -29,6 +29,9 @@ from .table_updates import announce_chat, viewer_context
 
 class HomeView(TemplateView):
     template_name = "games/home.html"
+
+    def get_context_data(self, **kwargs):
+        return {**super().get_context_data(**kwargs), "find_form": FindGameForm()}
 
 
 class RulesView(TemplateView):
@@ -45,6 +48,7 @@ class LobbyView(TemplateView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
+        context["find_form"] = FindGameForm()
         context["open_tables"] = selectors.open_tables()[:50]
         context["watchable"] = selectors.watchable_games()[:50]
         user = self.request.user
@@ -71,6 +75,22 @@ class GameCreateView(LoginRequiredMixin, FormView):
 class QuickPlayView(LoginRequiredMixin, View):
     def post(self, request):
         game = services.game_quick_play(user=request.user)
+        return redirect(game)
+
+
+class FindGameView(LoginRequiredMixin, View):
+    """Join the find-a-game queue: a seat at a table with the same options, at once."""
+
+    def post(self, request):
+        form = FindGameForm(request.POST)
+        if not form.is_valid():
+            messages.error(request, _("Choose a target, a speed and a wait from the lists."))
+            return redirect("lobby")
+        try:
+            game = matchmaking.find_game(user=request.user, **form.cleaned_data)
+        except services.GameError as error:
+            messages.error(request, str(error))
+            return redirect("lobby")
         return redirect(game)
 
 

@@ -66,3 +66,21 @@ def test_two_people_accepting_a_rematch_at_once_make_one_table(alice, bob, carol
         assert not any(isinstance(r, Exception) for r in results), results
         assert Game.objects.count() == before + 1
         assert Rematch.objects.get(game=game).new_game.status == Game.Status.IN_PROGRESS
+
+
+def test_two_people_finding_a_game_at_once_sit_at_one_table(alice, bob, carol, make_user):
+    from games.matchmaking import find_game
+
+    for n in range(6):
+        one, two = make_user(f"one{n}"), make_user(f"two{n}")
+        results = at_once(
+            lambda u=one: find_game(user=u, target=10, clock=30, wait=30),
+            lambda u=two: find_game(user=u, target=10, clock=30, wait=30),
+        )
+        assert not any(isinstance(r, Exception) for r in results), results
+        assert results[0].pk == results[1].pk, "two people pressing at once, two tables"
+        table = Game.objects.get(pk=results[0].pk)
+        assert set(table.seats.values_list("user", flat=True)) == {one.pk, two.pk, None}
+        from games import flow
+
+        flow.abandon(game_id=table.pk)  # the next pair starts from an empty queue
