@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import time
 
 from django.conf import settings
 from django.db import transaction
@@ -24,11 +25,13 @@ from . import flow
 from .db_threads import in_db_thread
 from .engine.bots import Budget
 from .models import Game
+from .signals import runner_idle
 from .thinking import choose_elsewhere
 
 log = logging.getLogger(__name__)
 
 POLL = 0.1  # seconds between looks at the schedule when nothing was due
+IDLE_WORK_EVERY = 1.0  # seconds between two rounds of other apps' background work
 
 
 def claim_and_run() -> int | flow.Thinking | None:
@@ -70,12 +73,22 @@ async def think_and_play(thinking: flow.Thinking) -> None:
     )
 
 
+def idle_work() -> None:
+    """Background work of other apps, riding on the runners (see ``runner_idle``)."""
+    runner_idle.send(sender=None)
+
+
 async def run_tables_forever() -> None:
     """The runner's loop: serve what is due, look again shortly; never stop on an error."""
     log.info("Table runner started in process %s", os.getpid())
+    idle_since = 0.0
     while True:
         try:
             if not await run_due_tables():
+                now = time.monotonic()
+                if now - idle_since >= IDLE_WORK_EVERY:
+                    idle_since = now
+                    await in_db_thread(idle_work)()
                 await asyncio.sleep(POLL)
         except asyncio.CancelledError:
             raise

@@ -13,3 +13,8 @@ game_over = Signal()
 def announce_game_over(game_id: int) -> None:
     """Send ``game_over`` for ``game_id`` once the current transaction commits."""
     transaction.on_commit(partial(game_over.send, sender=None, game_id=game_id))
+
+
+# Sent (no arguments) by each table runner about once a second when no table is due: other
+# apps' background work rides on the same runners (ratings' recompute requests, for one).
+runner_idle = Signal()

@@ -8,7 +8,14 @@ from accounts.admin import UserAdmin as AccountsUserAdmin
 from games.models import Seat
 
 from . import services
-from .models import FrozenStanding, Leaderboard, LeaderboardExclusion, PlayerRating, RatingEvent
+from .models import (
+    FrozenStanding,
+    Leaderboard,
+    LeaderboardExclusion,
+    PlayerRating,
+    RatingEvent,
+    RatingsRecompute,
+)
 
 
 class ExclusionInline(admin.TabularInline):
@@ -38,10 +45,13 @@ class LeaderboardAdmin(admin.ModelAdmin):
 
     @admin.action(description=_("Recompute ratings and standings from the match history"))
     def recompute_standings(self, request, queryset):
-        rated = services.ratings_recompute()
+        RatingsRecompute.objects.create(requested_by=request.user)
         for board in queryset:
-            self.log_change(request, board, f"Recomputed ratings from history ({rated} games).")
-        self.message_user(request, _("Recomputed from %(n)d rated games.") % {"n": rated})
+            self.log_change(request, board, "Asked for ratings to be recomputed from history.")
+        self.message_user(
+            request,
+            _("Recompute queued: a table runner rebuilds every rating from history shortly."),
+        )
 
     @admin.action(description=_("Close the season (freeze the final standings)"))
     def close_season(self, request, queryset):
@@ -117,3 +127,14 @@ class UserWithRatingAdmin(AccountsUserAdmin):
 
 admin.site.unregister(User)
 admin.site.register(User, UserWithRatingAdmin)
+
+
+@admin.register(RatingsRecompute)
+class RatingsRecomputeAdmin(admin.ModelAdmin):
+    """Recompute requests and how they went (a table runner serves them)."""
+
+    list_display = ["requested_at", "requested_by", "finished_at", "games"]
+    readonly_fields = ["requested_by", "requested_at", "finished_at", "games"]
+
+    def has_add_permission(self, request):
+        return False

@@ -166,3 +166,21 @@ class FrozenStanding(models.Model):
 
     def __str__(self) -> str:
         return f"{self.rank}. {self.label} ({self.leaderboard})"
+
+
+class RatingsRecompute(models.Model):
+    """A request, from the admin, to rebuild every rating from the match history; a table
+    runner serves it (``ratings.receivers``), whatever process is alive."""
+
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    requested_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    games = models.PositiveIntegerField(null=True, blank=True, help_text=_("Games rated."))
+
+    class Meta:
+        ordering = ["-requested_at"]
+
+    def __str__(self) -> str:
+        return f"Recompute requested {self.requested_at:%Y-%m-%d %H:%M}"

@@ -78,13 +78,18 @@ def new_player(run: str, number: int) -> tuple[object, str]:
 
 
 class DaphneServer:
-    """A Daphne process serving this project on a free port, with bots that never pause."""
+    """A Daphne process serving this project on a free port, with its table runner; bots
+    pause ``bot_pause`` seconds (0: they answer in the person's own move)."""
 
-    def __init__(self, query_log: Path):
+    def __init__(self, query_log: Path, bot_pause: float = 0.0, number: int = 0):
         self.port = free_port()
-        self.log_path = query_log.with_name("daphne.log")
+        self.log_path = query_log.with_name(f"daphne-{number}.log")
         log = self.log_path.open("wb")
-        env = {**os.environ, "COINS_BOT_PAUSE": "0", "COINS_QUERY_LOG": str(query_log)}
+        env = {
+            **os.environ,
+            "COINS_BOT_PAUSE": str(bot_pause),
+            "COINS_QUERY_LOG": str(query_log),
+        }
         env.setdefault("ALLOWED_HOSTS", "127.0.0.1,localhost")
         self.process = subprocess.Popen(
             [
@@ -236,26 +241,30 @@ def query_figures(path: Path) -> dict:
     }
 
 
-async def run_tables(
-    *, tables: int, think: float, seconds: float, base: str, origin: str, players: list
-) -> Tally:
+async def run_tables(*, tables: int, think: float, seconds: float, bases: list, players: list):
+    """Play ``tables`` tables at once, dealt round the servers ``bases`` (one person each
+    on one server, as a proxy would spread them)."""
     tally = Tally()
     deadline = time.monotonic() + seconds
     await asyncio.gather(
         *(
             play_table(
-                base=base,
+                base=bases[n % len(bases)],
                 session_key=key,
                 user=user,
                 think=think,
                 deadline=deadline,
                 tally=tally,
-                origin=origin,
+                origin=_origin(bases[n % len(bases)]),
             )
-            for user, key in players[:tables]
+            for n, (user, key) in enumerate(players[:tables])
         )
     )
     return tally
+
+
+def _origin(base: str) -> str:
+    return base.replace("ws://", "http://").replace("wss://", "https://")
 
 
 def moves_played_by(players: list) -> int:
@@ -264,40 +273,42 @@ def moves_played_by(players: list) -> int:
     return sum(Game.objects.filter(seats__user__in=users).values_list("moves", flat=True))
 
 
-def benchmark(*, tables: int, think: float, seconds: float, url: str | None = None) -> dict:
+def benchmark(
+    *,
+    tables: int,
+    think: float,
+    seconds: float,
+    url: str | None = None,
+    servers: int = 1,
+    bot_pause: float = 0.0,
+) -> dict:
     """Run the benchmark and return its figures."""
     run = secrets.token_hex(3)
     players = [new_player(run, n) for n in range(tables)]
     query_log = Path(tempfile.mkdtemp()) / "queries.log"
-    server = None if url else DaphneServer(query_log)
-    base = url or f"ws://127.0.0.1:{server.port}"
-    origin = base.replace("ws://", "http://").replace("wss://", "https://")
+    daphnes = [] if url else [DaphneServer(query_log, bot_pause, n) for n in range(servers)]
+    bases = [url] if url else [f"ws://127.0.0.1:{daphne.port}" for daphne in daphnes]
     moves_before = moves_played_by(players)
     started = time.perf_counter()
-    cpu_before = server.cpu_seconds() if server else None
+    cpu_before = [daphne.cpu_seconds() for daphne in daphnes]
     cpu_used = None
     try:
         tally = asyncio.run(
-            run_tables(
-                tables=tables,
-                think=think,
-                seconds=seconds,
-                base=base,
-                origin=origin,
-                players=players,
-            )
+            run_tables(tables=tables, think=think, seconds=seconds, bases=bases, players=players)
         )
     finally:
         elapsed = time.perf_counter() - started
-        if server:
-            cpu_after = server.cpu_seconds()
-            if cpu_before is not None and cpu_after is not None:
-                cpu_used = cpu_after - cpu_before
-            server.stop()
+        cpu_after = [daphne.cpu_seconds() for daphne in daphnes]
+        if daphnes and None not in cpu_before + cpu_after:
+            cpu_used = sum(cpu_after) - sum(cpu_before)
+        for daphne in daphnes:
+            daphne.stop()
     all_moves = moves_played_by(players) - moves_before
     lat = [x * 1000 for x in tally.latencies]
     return {
         "tables": tables,
+        "servers": len(bases),
+        "bot_pause_seconds": bot_pause,
         "mode": "realistic" if think else "saturation",
         "think_seconds": think,
         "seconds": round(elapsed, 2),

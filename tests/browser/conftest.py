@@ -86,6 +86,22 @@ def two_server_urls(transactional_db, settings):
 
 
 @pytest.fixture
+def live_servers(transactional_db, settings):
+    """Start Daphnes on demand (``start()``), each with its table runner; all are stopped
+    (or were killed) when the test ends."""
+    servers: list[DaphneProcess] = []
+
+    def start() -> DaphneProcess:
+        server = start_server()
+        server.url = url_of(server)
+        servers.append(server)
+        return server
+
+    yield start
+    stop([server for server in servers if server.is_alive()])
+
+
+@pytest.fixture
 def new_page(browser):
     """Open pages in browser contexts of their own: separate people, separate cookies."""
     contexts = []

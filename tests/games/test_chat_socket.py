@@ -59,7 +59,8 @@ async def test_players_and_spectators_hear_only_their_own_room(alice, bob, carol
         await scan_frames(client, game)
 
 
-async def test_refusals_over_the_socket_are_clear_and_store_nothing(alice, bob):
+async def two_players(alice, bob) -> tuple[Client, Client]:
+    """Alice and Bob at one table with a bot, their sockets open and quiet."""
     game = await db(services.game_create)(
         creator=alice, target=10, seat_kinds=["me", "open", "random"]
     )
@@ -69,6 +70,11 @@ async def test_refusals_over_the_socket_are_clear_and_store_nothing(alice, bob):
         assert (await client.connect())[0]
     for client in (ann, ben):
         await client.drain()
+    return ann, ben
+
+
+async def test_refusals_over_the_socket_are_clear_and_store_nothing(alice, bob):
+    ann, ben = await two_players(alice, bob)
     for message, reason in (
         ({"chat": ""}, "Write something"),
         ({"chat": "z" * 250}, "Keep it to 200"),
@@ -94,15 +100,7 @@ async def test_refusals_over_the_socket_are_clear_and_store_nothing(alice, bob):
 
 
 async def test_a_muted_person_is_hidden_live_and_can_be_reported(alice, bob):
-    game = await db(services.game_create)(
-        creator=alice, target=10, seat_kinds=["me", "open", "random"]
-    )
-    await db(services.seat_join)(game_id=game.pk, user=bob)
-    ann, ben = Client(game.pk, alice, 0), Client(game.pk, bob, 1)
-    for client in (ann, ben):
-        assert (await client.connect())[0]
-    for client in (ann, ben):
-        await client.drain()
+    ann, ben = await two_players(alice, bob)
     await ben.send({"chat": "first words"})
     line = await ann.receive()
     message_id = int(re.search(r'data-chat-id="(\d+)"', line)[1])

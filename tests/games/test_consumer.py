@@ -517,3 +517,63 @@ async def test_each_seat_shows_live_whether_its_person_is_connected(alice, bob, 
     await ann.close()
     for client in (ann, ben, watcher):
         await scan_frames(client, game)
+
+
+async def closed_with(client: Client) -> int | None:
+    """The close code the socket got next (None if it got a frame instead)."""
+    while True:
+        output = await client.communicator.receive_output(timeout=5)
+        if output["type"] == "websocket.close":
+            return output.get("code")
+
+
+async def at_a_table_and_in_a_browser(alice) -> tuple[Client, PageClient]:
+    """Alice's socket at a table, and her browser's pages, logged in."""
+    game = await db(services.game_quick_play)(user=alice)
+    client = Client(game.pk, alice, seat=0)
+    assert (await client.connect())[0]
+    browser = PageClient()
+    await db(browser.force_login)(alice)
+    return client, browser
+
+
+async def test_logging_out_closes_the_persons_sockets(alice):
+    client, browser = await at_a_table_and_in_a_browser(alice)
+    response = await db(browser.post)("/accounts/logout/")
+    assert response.status_code == 302
+    assert await closed_with(client) == 4401
+
+
+async def test_changing_the_password_closes_the_persons_sockets(alice):
+    client, browser = await at_a_table_and_in_a_browser(alice)
+    form = {
+        "old_password": "pw-Coins-123",
+        "new_password1": "another-Pass-77",
+        "new_password2": "another-Pass-77",
+    }
+    response = await db(browser.post)("/accounts/password/change/", form)
+    assert response.status_code == 302
+    assert await closed_with(client) == 4401
+
+
+async def test_a_socket_opens_while_the_channel_layer_is_down(alice, monkeypatch):
+    """Redis restarting: the socket still opens and shows the board; it joins its groups
+    when its page next asks for news."""
+    from channels.layers import get_channel_layer
+
+    layer = get_channel_layer()
+    real_add = layer.group_add
+
+    async def down(*args, **kwargs):
+        raise ConnectionError("Redis is restarting")
+
+    monkeypatch.setattr(layer, "group_add", down)
+    game = await db(services.game_quick_play)(user=alice)
+    client = Client(game.pk, alice, seat=0)
+    assert (await client.connect())[0]
+    assert board_moves(await client.receive()) is not None
+    monkeypatch.setattr(layer, "group_add", real_add)  # Redis is back
+    await client.send(SYNC)
+    await asyncio.sleep(0.2)
+    assert await others_watching(layer, f"game-{game.pk}", "someone-else")
+    await client.close()

@@ -226,6 +226,17 @@ def test_admin_actions_for_staff_only_and_logged(client, django_user_model):
         {"action": "recompute_standings", "_selected_action": [board.pk]},
     )
     assert response.status_code == 302
+    # Queued for the table runners, which serve it once idle (here: by hand).
+    from games.runner import idle_work
+    from ratings.models import RatingsRecompute
+
+    RatingEvent.objects.all().delete()
+    assert RatingsRecompute.objects.get().finished_at is None
+    idle_work()
+    done = RatingsRecompute.objects.get()
+    assert done.finished_at is not None and done.games == 1
+    assert RatingEvent.objects.filter(game=game).count() == 3
+    assert client.get("/admin/ratings/ratingsrecompute/").status_code == 200
     client.post(
         "/admin/ratings/leaderboard/", {"action": "close_season", "_selected_action": [board.pk]}
     )

@@ -26,18 +26,36 @@ class Command(BaseCommand):
         parser.add_argument("--think", type=float, default=1.0, help="seconds (realistic mode)")
         parser.add_argument("--seconds", type=float, default=30.0, help="how long to run")
         parser.add_argument("--url", help="use a running server (ws://host:port) instead")
+        parser.add_argument(
+            "--servers", type=int, default=1, help="Daphne processes (each with its runner)"
+        )
+        parser.add_argument(
+            "--bot-pause",
+            type=float,
+            default=0.0,
+            help="seconds bots wait: 0 answers in the person's move; above, the runners play "
+            "each bot's card when it is due (the site's default is 0.8)",
+        )
 
-    def handle(self, *args, tables, mode, think, seconds, url, **options):
+    def handle(self, *args, tables, mode, think, seconds, url, servers, bot_pause, **options):
         if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
             raise CommandError("Set DATABASE_URL to a PostgreSQL database: the server shares it.")
-        if tables < 1 or seconds <= 0:
-            raise CommandError("--tables and --seconds must be positive.")
+        if tables < 1 or seconds <= 0 or servers < 1 or bot_pause < 0:
+            raise CommandError("--tables, --seconds and --servers must be positive.")
+        if servers > 1 and "Redis" not in settings.CHANNEL_LAYERS["default"]["BACKEND"]:
+            raise CommandError("Several servers share their tables' updates through REDIS_URL.")
         figures = benchmark(
-            tables=tables, think=think if mode == "realistic" else 0.0, seconds=seconds, url=url
+            tables=tables,
+            think=think if mode == "realistic" else 0.0,
+            seconds=seconds,
+            url=url,
+            servers=servers,
+            bot_pause=bot_pause,
         )
         lat = figures["latency_ms"]
         self.stdout.write(
-            f"{figures['tables']} tables, {figures['mode']}, {figures['seconds']} s: "
+            f"{figures['tables']} tables on {figures['servers']} server(s), bot pause "
+            f"{figures['bot_pause_seconds']} s, {figures['mode']}, {figures['seconds']} s: "
             f"{figures['human_moves']} human moves ({figures['human_moves_per_second']}/s), "
             f"{figures['all_moves']} moves in all ({figures['moves_per_second']}/s)\n"
             f"move-to-update latency: p50 {lat['p50']} ms, p95 {lat['p95']} ms, "

@@ -1,0 +1,213 @@
+"""Tables that run themselves: clocks, absent people, idle tables, and one owner of every
+change (each of which tells the table's sockets)."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games import flow, rematch, services
+from games.engine import CARD_CODES, state_from_record
+from games.matchmaking import find_game
+from games.models import Game, Play, Presence, Seat
+from games.records import game_record
+from games.selectors import game_load
+from games.table_updates import notify_table
+
+from .helpers import serve_due
+
+pytestmark = pytest.mark.django_db
+
+LATER = timedelta(minutes=1)  # past any bot's pause and any 10 s clock
+
+
+def clocked_game(alice, bob, clock=10) -> Game:
+    game = services.game_create(
+        creator=alice, target=10, seat_kinds=["me", "open", "random"], clock=clock
+    )
+    services.seat_join(game_id=game.pk, user=bob)
+    return Game.objects.get(pk=game.pk)
+
+
+def person_to_play(game: Game, users: dict):
+    loaded = game_load(Game.objects.get(pk=game.pk))
+    seat = loaded.seats[loaded.state.to_play]
+    return (users.get(seat.number), loaded) if seat.user_id else (None, loaded)
+
+
+def wait_for_turn(game: Game, seat: int) -> Game:
+    """Let bots play (and the other person play their lowest card) until ``seat`` is due."""
+    for _ in range(20):
+        fresh = Game.objects.get(pk=game.pk)
+        loaded = game_load(fresh)
+        if loaded.state.to_play == seat or not fresh.is_running:
+            return fresh
+        due = loaded.seats[loaded.state.to_play]
+        if due.user_id and not due.stand_in:
+            card = CARD_CODES[min(loaded.state.hands[due.number])]
+            flow.play_card(game_id=game.pk, user=due.user, card=card)
+        else:
+            serve_due(game.pk)  # bots (and stand-ins) are due at once: no pause in tests
+    raise AssertionError("never the seat's turn")
+
+
+def test_the_server_sets_the_deadline_and_shows_it_on_the_seat(client, alice, bob):
+    game = wait_for_turn(clocked_game(alice, bob), 0)
+    assert game.turn_deadline is not None and game.due_at == game.turn_deadline
+    left = (game.turn_deadline - timezone.now()).total_seconds()
+    assert 8 < left <= 10
+    client.force_login(bob)
+    html = client.get(game.get_absolute_url()).content.decode()
+    deadline = int(game.turn_deadline.timestamp() * 1000)
+    assert f'data-clock-seat="0" data-deadline="{deadline}"' in html
+    assert "10 s per card" in html
+
+
+def test_an_absent_person_is_played_for_then_replaced_and_ranked_last(alice, bob):
+    from ratings.services import game_rate
+
+    game = clocked_game(alice, bob)
+    game = wait_for_turn(game, 0)
+    assert flow.run_due(game.pk, now=game.turn_deadline - timedelta(seconds=1)) is False
+    assert flow.run_due(game.pk, now=game.turn_deadline) is True  # alice's clock ran out
+    auto = Play.objects.get(game=game, sequence=game.moves)
+    assert auto.seat == 0 and auto.auto
+    assert Seat.objects.get(game=game, number=0).auto_in_row == 1
+    game = wait_for_turn(game, 0)
+    flow.run_due(game.pk, now=game.turn_deadline)  # the second card in a row: a bot sits in
+    seat = Seat.objects.get(game=game, number=0)
+    assert seat.stand_in == "heuristic" and seat.user_id == alice.pk
+    with pytest.raises(services.NotSeated, match="bot plays your seat"):
+        flow.play_card(game_id=game.pk, user=alice, card="1O")
+
+    while Game.objects.get(pk=game.pk).is_running:  # bob plays on; the game finishes
+        wait_for_turn(game, 1)
+        if Game.objects.get(pk=game.pk).is_running:
+            _, loaded = person_to_play(game, {1: bob})
+            flow.play_card(game_id=game.pk, user=bob, card=CARD_CODES[loaded.state.hands[1][0]])
+    game = Game.objects.get(pk=game.pk)
+    assert game.status == Game.Status.FINISHED
+    record = game_record(game)
+    autos = [t["auto"] for h in record["hands"] for t in h["tricks"] if "auto" in t]
+    assert autos == [[0], [0]] and record["players"][0]["stand_in"] == "heuristic"
+    assert state_from_record(record).winner == game.winner_seat  # still a conforming record
+    events = {e.seat: e.rank for e in game_rate(game_id=game.pk)}
+    assert events[0] == 3  # the absent person is ranked last, whatever their points
+
+
+def test_a_person_who_comes_back_in_time_keeps_their_seat(alice, bob):
+    game = wait_for_turn(clocked_game(alice, bob), 0)
+    flow.run_due(game.pk, now=game.turn_deadline)  # one card played for alice
+    game = wait_for_turn(game, 0)
+    _, loaded = person_to_play(game, {0: alice})
+    flow.play_card(game_id=game.pk, user=alice, card=CARD_CODES[loaded.state.hands[0][0]])
+    seat = Seat.objects.get(game=game, number=0)
+    assert seat.auto_in_row == 0 and not seat.stand_in
+
+
+def test_alone_with_bots_and_gone_the_game_is_abandoned_after_ten_minutes(alice):
+    game = services.game_create(creator=alice, target=10, seat_kinds=["me", "random", "random"])
+    serve_due(game.pk)
+    game = Game.objects.get(pk=game.pk)
+    assert game.to_play == 0 and game.clock is None and game.turn_deadline is None
+    assert flow.run_due(game.pk, now=timezone.now() + timedelta(minutes=9)) is False
+    assert flow.run_due(game.pk, now=timezone.now() + timedelta(minutes=11)) is True
+    game = Game.objects.get(pk=game.pk)
+    assert game.status == Game.Status.ABANDONED and game.abandoned_by == 0
+    from games.selectors import running_games_of, watchable_games
+
+    assert game not in watchable_games() and game not in running_games_of(alice)
+
+
+def test_a_slow_person_whose_page_is_open_is_left_alone(alice):
+    game = services.game_create(creator=alice, target=10, seat_kinds=["me", "random", "random"])
+    serve_due(game.pk)
+    later = timezone.now() + timedelta(minutes=11)
+    Presence.objects.create(game=game, channel="open!1", user=alice, seen_at=later)
+    assert flow.run_due(game.pk, now=later) is True
+    game = Game.objects.get(pk=game.pk)
+    assert game.is_running and game.due_at > later
+
+
+def test_without_a_clock_a_gone_person_is_replaced_when_others_play_on(alice, bob):
+    game = clocked_game(alice, bob, clock=None)
+    game = wait_for_turn(game, 0)
+    assert flow.run_due(game.pk, now=timezone.now() + timedelta(minutes=11)) is True
+    assert Seat.objects.get(game=game, number=0).stand_in == "heuristic"
+    assert Game.objects.get(pk=game.pk).is_running
+
+
+@pytest.fixture
+def told(monkeypatch):
+    """What the table's sockets were told, by table (a change that is not a card: -1)."""
+    calls = []
+    for module in ("games.flow", "games.services", "games.rematch", "games.matchmaking"):
+        monkeypatch.setattr(
+            f"{module}.notify_table", lambda game_id, moves, **kw: calls.append(game_id)
+        )
+    return calls
+
+
+def test_every_change_to_a_table_tells_its_sockets(
+    alice, bob, carol, told, django_capture_on_commit_callbacks
+):
+    def changed(action) -> bool:
+        told.clear()
+        with django_capture_on_commit_callbacks(execute=True):
+            action()
+        return bool(told)
+
+    table = services.game_create(creator=alice, target=10, seat_kinds=["me", "open", "open"])
+    assert changed(lambda: services.seat_join(game_id=table.pk, user=bob))
+    assert changed(lambda: services.seat_leave(game_id=table.pk, user=bob))
+    assert changed(lambda: services.seat_leave(game_id=table.pk, user=alice))  # closed
+
+    game = clocked_game(alice, bob)
+    game = wait_for_turn(game, 0)
+    _, loaded = person_to_play(game, {0: alice})
+    card = CARD_CODES[loaded.state.hands[0][0]]
+    assert changed(lambda: flow.play_card(game_id=game.pk, user=alice, card=card))
+    game = wait_for_turn(game, 0)
+    assert changed(lambda: flow.run_due(game.pk, now=game.turn_deadline))  # clock ran out
+    bots = services.game_create(creator=carol, target=10, seat_kinds=["random", "me", "random"])
+    bots = Game.objects.get(pk=bots.pk)
+    if bots.to_play != 1:
+        assert changed(lambda: flow.run_due(bots.pk, now=timezone.now() + LATER))  # a bot
+    assert changed(lambda: flow.resign(game_id=game.pk, user=bob))
+    assert changed(lambda: flow.run_due(game.pk, now=timezone.now() + LATER))  # aftermath
+    assert changed(lambda: flow.abandon(game_id=bots.pk))
+    assert changed(lambda: rematch.rematch_accept(game_id=game.pk, user=alice))
+    assert changed(lambda: rematch.rematch_decline(game_id=game.pk, user=bob))
+    queue = find_game(user=carol, target=15, clock=30, wait=30)
+    assert changed(lambda: find_game(user=bob, target=15, clock=30, wait=30))
+    assert changed(lambda: flow.run_due(queue.pk, now=timezone.now() + LATER))  # bots fill
+
+
+def test_no_page_changes_a_table_by_being_read(client, alice):
+    """No GET writes: loading pages of a table with a bot due plays nothing."""
+    game = services.game_create(creator=alice, target=10, seat_kinds=["random", "random", "me"])
+    game = Game.objects.get(pk=game.pk)
+    client.force_login(alice)
+    for path in ("", "record.json", "replay/"):
+        client.get(f"{game.get_absolute_url()}{path}")
+    assert Game.objects.get(pk=game.pk).moves == 0 and not Play.objects.exists()
+
+
+def test_a_channel_layer_that_is_down_costs_updates_not_the_change(client, alice, monkeypatch):
+    """Redis restarting: a card played from a page is committed and the page answers
+    normally (no 500 after a committed change); the sockets ask again later."""
+    from channels.layers import get_channel_layer
+
+    async def down(*args, **kwargs):
+        raise ConnectionError("Redis is restarting")
+
+    layer = get_channel_layer()
+    monkeypatch.setattr(layer, "group_send", down)
+    game = services.game_create(creator=alice, target=10, seat_kinds=["me", "random", "random"])
+    serve_due(game.pk)
+    client.force_login(alice)
+    hand = game_load(Game.objects.get(pk=game.pk)).state.hands[0]
+    response = client.post(f"/games/{game.pk}/play/", {"card": CARD_CODES[hand[0]]})
+    assert response.status_code == 302
+    assert Play.objects.filter(game=game, seat=0).count() == 1
+    notify_table(game.pk, 1)  # and directly: a warning, never an exception
