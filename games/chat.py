@@ -187,6 +187,17 @@ def chat_log(game_id: int, viewer, room: str | None = None) -> list[dict]:
     return [message_data(message) for message in reversed(messages)]
 
 
+def said_since(game_id: int, viewer, seen: int) -> bool:
+    """Whether the viewer's room has a message they may read, newer than ``seen``."""
+    return (
+        ChatMessage.objects.filter(
+            game_id=game_id, room=room_of(game_id, viewer), hidden=False, id__gt=seen
+        )
+        .exclude(user_id__in=muted_ids(viewer))
+        .exists()
+    )
+
+
 def muted_at_table(game_id: int, viewer) -> list[dict]:
     """People the viewer muted who spoke at this table, with how many messages are hidden."""
     muted = muted_ids(viewer)

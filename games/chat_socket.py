@@ -19,6 +19,7 @@ from .chat import (
     chat_unmute,
     message_data,
     muted_ids,
+    said_since,
     shown_text,
 )
 from .db_threads import in_db_thread
@@ -32,7 +33,22 @@ class ChatSocket:
     and ``seated``)."""
 
     async def chat_connect(self):
+        """Note whom the viewer muted, and show the chat as it is now: what was said between
+        the page's load and this socket's opening (or while a lost connection was down)
+        would otherwise be missing."""
         self.muted = await in_db_thread(muted_ids)(self.user)
+        await self.send_chat_panel()
+
+    async def send_chat_panel(self):
+        html, self.chat_seen = await in_db_thread(self._chat_panel)()
+        await self.send(html)
+
+    async def chat_catch_up(self):
+        """After a silence, show what was said meanwhile: a line can be lost on the way
+        (channels-redis drops a message when the socket reading for its process closes,
+        django/channels#1683), as a board can."""
+        if await in_db_thread(said_since)(self.game_id, self.user, self.chat_seen):
+            await self.send_chat_panel()
 
     async def chat_request(self, key: str, value: object):
         """Answer one chat request from this socket's viewer."""
@@ -48,12 +64,13 @@ class ChatSocket:
                 mute = chat_mute if key == "mute" else chat_unmute
                 await in_db_thread(mute)(user=self.user, username=value)
                 self.muted = await in_db_thread(muted_ids)(self.user)
-                await self.send(await in_db_thread(self._chat_panel)())
+                await self.send_chat_panel()
         except ChatRefused as refusal:
             await self.send(chat_notice(str(refusal), "error"))
 
     async def _say(self, text=None, preset=None):
         data = await in_db_thread(_post)(self.game_id, self.user, text, preset)
+        self.chat_seen = max(self.chat_seen, data["id"])
         await self.send(self.chat_line(data) + chat_notice(""))
         if await others_watching(self.channel_layer, self.group, self.channel_name):
             event = {"type": "table.chat", "message": data, "sender": self.channel_name}
@@ -64,6 +81,7 @@ class ChatSocket:
         if event["sender"] == self.channel_name or data["user_id"] in self.muted:
             return
         if data["room"] == ("players" if self.seated else "spectators"):
+            self.chat_seen = max(self.chat_seen, data["id"])
             await self.send(self.chat_line(data))
 
     def chat_line(self, data: dict) -> str:
@@ -74,9 +92,12 @@ class ChatSocket:
             request=self.request,
         )
 
-    def _chat_panel(self) -> str:
+    def _chat_panel(self) -> tuple[str, int]:
+        """The chat panel, and the latest message it shows (0 for none)."""
         context = chat_context(self.game_id, self.user)
-        return render_to_string("games/table.html#chat", context, request=self.request)
+        html = render_to_string("games/table.html#chat", context, request=self.request)
+        shown = [entry["message"]["id"] for entry in context["chat_messages"]]
+        return html, max(shown, default=0)
 
 
 def _post(game_id: int, user, text, preset) -> dict:

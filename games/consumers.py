@@ -85,8 +85,8 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
             game_id=self.game_id, channel=self.channel_name, user=self.user
         )
         self.presence_task = asyncio.create_task(self._keep_presence())
-        await self.chat_connect()
         await self.send_board()
+        await self.chat_connect()
         await self.announce_presence(self.presence)
 
     async def join_groups(self):
@@ -154,6 +154,7 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
     async def receive(self, text_data=None, bytes_data=None):
         if text_data == SYNC:
             await self.send_board_if_newer()
+            await self.chat_catch_up()
             return
         data = _message_from(text_data, bytes_data)
         if isinstance(data, _Refusal):

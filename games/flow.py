@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
+from typing import Literal
 
 from django.conf import settings
 from django.db import transaction
@@ -39,6 +40,13 @@ IDLE_CHECK = timedelta(minutes=10)  # a table with no clock: how long before we 
 AUTO_LIMIT = 2  # cards the server plays in a row for an absent person before a bot sits in
 STAND_IN = BotLevel.HEURISTIC  # plays for absent people, as their clock runs out and after
 SEARCH_LEASE = timedelta(seconds=2)  # a search bot's turn, claimed while it thinks
+
+
+@dataclass(frozen=True)
+class Served:
+    """What ``run_due`` did: how many cards it played (0: a check, a stand-in, an end)."""
+
+    cards: int = 0
 
 
 @dataclass(frozen=True)
@@ -121,12 +129,12 @@ def play_card(*, game_id: int, user, card: object, skip_channel: str = "") -> Mo
         return result
 
 
-def run_due(game_id: int, now: datetime | None = None) -> bool | Thinking:
+def run_due(game_id: int, now: datetime | None = None) -> Literal[False] | Served | Thinking:
     """Do what the table's schedule says is due now: one bot card (all due bots without a
     pause), a card for a person whose clock ran out, a look at a person who has not played
     for ``IDLE_CHECK``, or the aftermath of a finished game (its rating). Return False if
     nothing was due (another process did it, or the game moved), a ``Thinking`` for a search
-    bot, else True.
+    bot, else what was ``Served``.
     """
     with transaction.atomic():
         game = locked_game(game_id)
@@ -155,7 +163,7 @@ def run_due(game_id: int, now: datetime | None = None) -> bool | Thinking:
         else:
             return _look_at_idle(loaded, seat, now)
         _commit(rows)
-        return True
+        return Served(cards=len(rows.plays))
 
 
 def play_thought(*, game_id: int, expected_moves: int, card: int) -> MoveResult | None:
@@ -209,7 +217,7 @@ def _play_for_absent(rows: MoveRows, seat: Seat) -> None:
     rows.seats_changed.add(seat.number)
 
 
-def _look_at_idle(loaded: LoadedGame, seat: Seat, now: datetime) -> bool:
+def _look_at_idle(loaded: LoadedGame, seat: Seat, now: datetime) -> Served:
     """A person at a table with no clock has not played for ``IDLE_CHECK``. Still here
     (their page is open): look again later. Gone: with other people at the table, a bot
     takes the seat; alone with bots, the game is abandoned (and leaves the lobby)."""
@@ -219,33 +227,33 @@ def _look_at_idle(loaded: LoadedGame, seat: Seat, now: datetime) -> bool:
     if present.exists():
         game.due_at = now + IDLE_CHECK
         Game.objects.filter(pk=game.pk).update(due_at=game.due_at)
-        return True
+        return Served()
     others = [s for s in loaded.seats if s.user_id and not s.stand_in and s.pk != seat.pk]
     if not others:
         end_game(game, Game.Status.ABANDONED, abandoned_by=seat.number)
-        return True
+        return Served()
     seat.stand_in = STAND_IN
     rows = MoveRows(loaded)
     rows.seats_changed.add(seat.number)
     _commit(rows)
-    return True
+    return Served()
 
 
-def _aftermath(game: Game) -> bool:
+def _aftermath(game: Game) -> Served:
     """A game that ended: tell those who listen (ratings) once, from the runner."""
     Game.objects.filter(pk=game.pk).update(due_at=None)
     announce_game_over(game.pk)
     transaction.on_commit(partial(notify_table, game.pk, -1))  # the ratings to show
-    return True
+    return Served()
 
 
-def _fill_waiting(game: Game, now: datetime) -> bool:
+def _fill_waiting(game: Game, now: datetime) -> Served:
     """A waiting table whose wait for people is over: bots take the free seats (tables from
     the find-a-game queue)."""
     from .matchmaking import fill_with_bots
 
     fill_with_bots(game, now)
-    return True
+    return Served()
 
 
 # -- scheduling and committing --------------------------------------------------------------

@@ -24,6 +24,7 @@ from django.utils import timezone
 from . import flow
 from .db_threads import in_db_thread
 from .engine.bots import Budget
+from .metrics import counted
 from .models import Game
 from .signals import runner_idle
 from .thinking import choose_elsewhere
@@ -37,7 +38,8 @@ IDLE_WORK_EVERY = 1.0  # seconds between two rounds of other apps' background wo
 def claim_and_run() -> int | flow.Thinking | None:
     """Serve the game that has been due longest, if any; return its id (or what a search
     bot must think about), or None when nothing is due."""
-    with transaction.atomic():
+    with counted("bot") as box, transaction.atomic():
+        box["moves"] = 0  # a look at the schedule costs queries too: counted, no card
         due = (
             Game.objects.select_for_update(skip_locked=True)
             .filter(due_at__lte=timezone.now())
@@ -48,6 +50,8 @@ def claim_and_run() -> int | flow.Thinking | None:
         if due is None:
             return None
         outcome = flow.run_due(due)
+        if isinstance(outcome, flow.Served):
+            box["moves"] = outcome.cards
         return outcome if isinstance(outcome, flow.Thinking) else due
 
 

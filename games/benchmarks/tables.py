@@ -206,9 +206,10 @@ async def _play_game(ws, think: float, deadline: float, tally: Tally) -> bool:
 
 def query_figures(path: Path) -> dict:
     """Sum the server's query log: each "human" block is one person's move (with the bots'
-    answers when they follow at once), "bot" blocks are bot moves played on their own and
-    "push" blocks are boards rendered for other sockets. Queries are SQL statements; round
-    trips count the statements sent together once."""
+    answers when they follow at once), "bot" blocks are the table runners' looks at the
+    schedule (with the cards they played: bots, clocks) and "push" blocks are boards
+    rendered for other sockets. Queries are SQL statements; round trips count the
+    statements sent together once."""
     # kind -> [statements, round trips, moves, blocks]
     totals = {kind: [0, 0, 0, 0] for kind in ("human", "bot", "push")}
     if path.exists():
@@ -221,7 +222,7 @@ def query_figures(path: Path) -> dict:
                 entry[index] += int(number)
             entry[3] += 1
     human_q, human_trips, human_moves, human_n = totals["human"]
-    bot_q, bot_trips, bot_n, _ = totals["bot"]
+    bot_q, bot_trips, bot_n, runner_looks = totals["bot"]
     push_q, push_trips, _, push_n = totals["push"]
     all_q, all_moves = human_q + bot_q + push_q, human_moves + bot_n
     all_trips = human_trips + bot_trips + push_trips
@@ -233,7 +234,9 @@ def query_figures(path: Path) -> dict:
         "queries_per_human_move_call": per(human_q, human_n),
         "round_trips_per_human_move_call": per(human_trips, human_n),
         "bot_moves_in_human_call": per(human_moves - human_n, human_n),
-        "queries_per_bot_move": per(bot_q, bot_n),
+        "runner_looks": runner_looks,
+        "runner_cards": bot_n,
+        "queries_per_runner_card_with_its_looks": per(bot_q, bot_n),
         "queries_per_push": per(push_q, push_n),
         "queries_per_move": per(all_q, all_moves),
         "queries_per_human_move_all_in": per(all_q, human_n),

@@ -54,6 +54,7 @@ def test_two_people_join_one_table_and_play_it_to_the_end(two_server_urls, new_p
     assert ann.locator("[data-action=leave]").count() == 0
 
     # They greet each other: typed text one way, a preset phrase the other.
+    ben.wait_for_selector("body[data-boards]")
     ann.fill("#chat-form input[name=chat]", "Hi Ben, good luck!")
     ann.press("#chat-form input[name=chat]", "Enter")
     ben.wait_for_selector("#chat-log .chat-line:has-text('Hi Ben, good luck!')")

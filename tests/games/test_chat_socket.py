@@ -120,3 +120,22 @@ async def test_a_muted_person_is_hidden_live_and_can_be_reported(alice, bob):
     assert "first words" in panel and "second words" in panel
     for client in (ann, ben):
         await client.close()
+
+
+async def test_a_chat_line_lost_on_the_way_comes_with_the_next_ask(alice, bob):
+    """As for boards: after a silence the page asks, and gets the chat if anything was said
+    since the last line it showed (and nothing if not)."""
+    from games.chat import chat_post
+    from games.consumers import SYNC
+
+    ann, ben = await two_players(alice, bob)
+    await ann.send(SYNC)
+    assert await heard_nothing(ann)
+    await db(chat_post)(game_id=ann.game_id, user=bob, text="you never heard this")
+    await ann.send(SYNC)
+    panel = await ann.frame_where(lambda f: 'id="chat"' in f)
+    assert "you never heard this" in panel
+    await ann.send(SYNC)
+    assert await heard_nothing(ann)
+    for client in (ann, ben):
+        await client.close()

@@ -37,7 +37,7 @@ class Client:
         )
         if user is not None:
             self.communicator.scope["user"] = user
-        self.seat = seat
+        self.game_id, self.seat = game_id, seat
         self.frames: list[str] = []
 
     async def connect(self):
@@ -80,6 +80,13 @@ class Client:
             seen = board_moves(frame)
             await self.send({"card": hand_cards(frame)[0], "HEADERS": {"HX-Request": "true"}})
             played += 1
+
+    async def frame_where(self, predicate, timeout=10.0) -> str:
+        """The next frame that satisfies ``predicate`` (boards, chat panels, ... skipped)."""
+        while True:
+            frame = await self.receive(timeout=timeout)
+            if predicate(frame):
+                return frame
 
     async def drain(self, quiet: float = 0.2) -> None:
         """Take every frame already on its way (boards redrawn as others come and go)."""
@@ -127,6 +134,7 @@ async def test_bots_without_a_pause_answer_in_the_same_update(alice, settings):
         frame = await client.board_where(lambda f: can_play(f) or finished(f))
         if finished(frame):
             break
+        await client.drain()  # the chat panel the socket sent when it opened
         client.frames.clear()
         await client.send({"card": hand_cards(frame)[0]})
         reply = await client.receive()
@@ -455,7 +463,7 @@ async def test_hints_in_casual_games_only_on_your_turn(alice, bob):
     frame = await client.board_where(can_play)  # the socket plays the bots up to our turn
     assert 'data-action="hint"' in frame
     await client.send({"hint": "1"})
-    reply = await client.receive(timeout=20)
+    reply = await client.frame_where(lambda f: "table-message" in f, timeout=20)
     assert 'class="table-message hint"' in reply and "Play the " in reply
     named = reply.split("Play the ")[1].split(":")[0]
     from games.engine import card_name, parse_card
@@ -468,7 +476,8 @@ async def test_hints_in_casual_games_only_on_your_turn(alice, bob):
     board = await watcher.board_where(can_play)
     assert 'data-action="hint"' not in board
     await watcher.send({"hint": "1"})
-    assert "Hints are off in rated games." in await watcher.receive()
+    reply = await watcher.frame_where(lambda f: "table-message" in f)
+    assert "Hints are off in rated games." in reply
     await watcher.close()
 
 

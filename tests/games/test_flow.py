@@ -69,7 +69,7 @@ def test_an_absent_person_is_played_for_then_replaced_and_ranked_last(alice, bob
     game = clocked_game(alice, bob)
     game = wait_for_turn(game, 0)
     assert flow.run_due(game.pk, now=game.turn_deadline - timedelta(seconds=1)) is False
-    assert flow.run_due(game.pk, now=game.turn_deadline) is True  # alice's clock ran out
+    assert flow.run_due(game.pk, now=game.turn_deadline).cards == 1  # alice's clock ran out
     auto = Play.objects.get(game=game, sequence=game.moves)
     assert auto.seat == 0 and auto.auto
     assert Seat.objects.get(game=game, number=0).auto_in_row == 1
@@ -111,7 +111,7 @@ def test_alone_with_bots_and_gone_the_game_is_abandoned_after_ten_minutes(alice)
     game = Game.objects.get(pk=game.pk)
     assert game.to_play == 0 and game.clock is None and game.turn_deadline is None
     assert flow.run_due(game.pk, now=timezone.now() + timedelta(minutes=9)) is False
-    assert flow.run_due(game.pk, now=timezone.now() + timedelta(minutes=11)) is True
+    assert flow.run_due(game.pk, now=timezone.now() + timedelta(minutes=11)).cards == 0
     game = Game.objects.get(pk=game.pk)
     assert game.status == Game.Status.ABANDONED and game.abandoned_by == 0
     from games.selectors import running_games_of, watchable_games
@@ -124,7 +124,7 @@ def test_a_slow_person_whose_page_is_open_is_left_alone(alice):
     serve_due(game.pk)
     later = timezone.now() + timedelta(minutes=11)
     Presence.objects.create(game=game, channel="open!1", user=alice, seen_at=later)
-    assert flow.run_due(game.pk, now=later) is True
+    assert flow.run_due(game.pk, now=later).cards == 0
     game = Game.objects.get(pk=game.pk)
     assert game.is_running and game.due_at > later
 
@@ -132,7 +132,7 @@ def test_a_slow_person_whose_page_is_open_is_left_alone(alice):
 def test_without_a_clock_a_gone_person_is_replaced_when_others_play_on(alice, bob):
     game = clocked_game(alice, bob, clock=None)
     game = wait_for_turn(game, 0)
-    assert flow.run_due(game.pk, now=timezone.now() + timedelta(minutes=11)) is True
+    assert flow.run_due(game.pk, now=timezone.now() + timedelta(minutes=11)).cards == 0
     assert Seat.objects.get(game=game, number=0).stand_in == "heuristic"
     assert Game.objects.get(pk=game.pk).is_running
 
