@@ -248,11 +248,10 @@ def _aftermath(game: Game) -> Served:
 
 
 def _fill_waiting(game: Game, now: datetime) -> Served:
-    """A waiting table whose wait for people is over: bots take the free seats (tables from
-    the find-a-game queue)."""
-    from .matchmaking import fill_with_bots
+    """A waiting table's check: people gone, and (at a queue table) bots for free seats."""
+    from .matchmaking import check_waiting
 
-    fill_with_bots(game, now)
+    check_waiting(game, now)
     return Served()
 
 

@@ -7,7 +7,8 @@ process, are served one after the other and sit at one table. The person chose h
 wait for people before bots take the free seats (never, 30 s, 2 min); a person arriving
 after that still takes a bot's seat, until the first card is played. Leaving the queue is
 the table's Leave button, or closing the page: a queue table's runner check unseats anyone
-whose page has been gone for ``GONE_AFTER``.
+whose page has been gone for ``GONE_AFTER``. (Tables made with /games/new/ get the same
+check, with ``TABLE_GONE_AFTER``: a table whose people all left does not stay in the lobby.)
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from .errors import GameError, locked_game
 from .flow import end_game, start_game
 from .models import BotLevel, Game, MatchQueue, Presence, Seat
 from .presence import STALE_AFTER
-from .services import seat_join
+from .services import TABLE_CHECK_EVERY, seat_join
 from .table_updates import notify_table
 
 TARGETS = (10, 15, 20)
@@ -34,6 +35,8 @@ QUEUE_BOT = BotLevel.HEURISTIC
 GONE_AFTER = timedelta(seconds=12)  # a closed page (or a reload that never came back)
 CHECK_EVERY = timedelta(seconds=5)  # how often a waiting queue table looks at its people
 START_GRACE = timedelta(seconds=5)  # bots filled the seats: a last chance for a person
+# A table made with /games/new/ waits for friends longer; a creator gone this long closes it.
+TABLE_GONE_AFTER = timedelta(minutes=10)
 
 
 class QueueRefused(GameError):
@@ -123,20 +126,17 @@ def _leave_other_queue_tables(user) -> None:
         seat_leave(game_id=game_id, user=user)
 
 
-def fill_with_bots(game: Game, now: datetime) -> None:
-    """A queue table's check (run by a runner, the game row locked): unseat people whose
-    page is gone; once the wait is over, bots take the free seats and the game starts.
-    Other waiting tables have nothing scheduled."""
-    if not game.from_queue:
-        Game.objects.filter(pk=game.pk).update(due_at=None)
-        return
+def check_waiting(game: Game, now: datetime) -> None:
+    """A waiting table's check (run by a runner, the game row locked): unseat people whose
+    page is gone (a table with nobody left closes and leaves the lobby); at a queue table,
+    once the wait is over, bots take the free seats and the game starts."""
     seats = list(Seat.objects.filter(game=game).order_by("number"))
-    _unseat_the_gone(game, seats, now)
-    people = [seat for seat in seats if seat.user_id is not None]
-    if not people:
+    gone_after = GONE_AFTER if game.from_queue else TABLE_GONE_AFTER
+    _unseat_the_gone(game, seats, now, gone_after)
+    if not any(seat.user_id is not None for seat in seats):
         end_game(game, Game.Status.ABANDONED)  # everyone left: the table closes
         return
-    if game.queue_fill_at is not None and game.queue_fill_at <= now:
+    if game.from_queue and game.queue_fill_at is not None and game.queue_fill_at <= now:
         for seat in seats:
             if seat.is_empty:
                 seat.bot, seat.placeholder = QUEUE_BOT, True
@@ -146,16 +146,16 @@ def fill_with_bots(game: Game, now: datetime) -> None:
             game.due_at = now + START_GRACE
             game.save(update_fields=["due_at"])
     else:
-        next_check = now + CHECK_EVERY
-        if game.queue_fill_at is not None:
+        next_check = now + (CHECK_EVERY if game.from_queue else TABLE_CHECK_EVERY)
+        if game.from_queue and game.queue_fill_at is not None:
             next_check = min(next_check, game.queue_fill_at)
         Game.objects.filter(pk=game.pk).update(due_at=next_check)
     transaction.on_commit(partial(notify_table, game.pk, -1))
 
 
-def _unseat_the_gone(game: Game, seats: list[Seat], now: datetime) -> None:
-    """People whose page has been gone for ``GONE_AFTER`` (seen absent at every check
-    since) leave the queue table; a reload, or a page still loading, is back well before."""
+def _unseat_the_gone(game: Game, seats: list[Seat], now: datetime, gone_after) -> None:
+    """People whose page has been gone for ``gone_after`` (seen absent at every check
+    since) leave the waiting table; a reload, or a page still loading, is back well before."""
     here = set(
         Presence.objects.filter(game=game, seen_at__gte=now - STALE_AFTER).values_list(
             "user_id", flat=True
@@ -171,6 +171,6 @@ def _unseat_the_gone(game: Game, seats: list[Seat], now: datetime) -> None:
         elif seat.away_since is None:
             seat.away_since = now
             seat.save(update_fields=["away_since"])
-        elif seat.away_since <= now - GONE_AFTER:
+        elif seat.away_since <= now - gone_after:
             seat.user, seat.away_since = None, None
             seat.save(update_fields=["user", "away_since"])

@@ -1,10 +1,16 @@
-"""What the games app does when accounts change: sockets never outlive a session."""
+"""What the games app does when accounts change (sockets never outlive a session), and its
+own housekeeping on the table runners."""
+
+from datetime import timedelta
 
 from django.contrib.auth.signals import user_logged_out
 from django.dispatch import receiver
+from django.utils import timezone
 
 from accounts.signals import password_changed
 
+from .models import Presence
+from .signals import runner_idle
 from .table_updates import end_user_sockets
 
 
@@ -17,3 +23,10 @@ def close_sockets_on_logout(sender, request, user, **kwargs):
 @receiver(password_changed, dispatch_uid="games.close_sockets_on_password_change")
 def close_sockets_on_password_change(sender, user, **kwargs):
     end_user_sockets(user.pk)
+
+
+@receiver(runner_idle, dispatch_uid="games.forget_dead_sockets")
+def forget_dead_sockets(sender, **kwargs):
+    """Presence rows left by sockets of killed processes stop counting after a minute or so;
+    an hour later they are deleted."""
+    Presence.objects.filter(seen_at__lt=timezone.now() - timedelta(hours=1)).delete()

@@ -7,9 +7,11 @@ judged against the table the first left. Once a table runs, ``games.flow`` owns 
 
 from __future__ import annotations
 
+from datetime import timedelta
 from functools import partial
 
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from .engine import new_seed
@@ -28,6 +30,7 @@ from .table_updates import notify_table
 
 ME, OPEN = "me", "open"
 CLOCKS = (None, 10, 20, 30, 60, 86400)  # seconds per card: none ... "a day" for slow play
+TABLE_CHECK_EVERY = timedelta(minutes=1)  # a waiting table: how often a runner looks in
 
 
 # -- creating and joining tables ------------------------------------------------------------
@@ -75,6 +78,9 @@ def game_create(
         )
         if OPEN not in seat_kinds:
             start_game(game)
+        else:  # a runner looks in now and then: a table everyone left closes
+            game.due_at = timezone.now() + TABLE_CHECK_EVERY
+            game.save(update_fields=["due_at"])
     return game
 
 

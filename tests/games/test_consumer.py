@@ -207,6 +207,7 @@ async def test_a_page_that_missed_an_update_gets_it_when_it_asks(alice, settings
     client = Client(game.pk, alice, seat=0)
     assert (await client.connect())[0]
     frame = await client.board_where(can_play)
+    await client.drain()  # the chat panel sent as the socket opened
     await client.send(SYNC)
     assert await client.communicator.receive_nothing(timeout=0.3)  # nothing new: no answer
 

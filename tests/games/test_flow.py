@@ -211,3 +211,16 @@ def test_a_channel_layer_that_is_down_costs_updates_not_the_change(client, alice
     assert response.status_code == 302
     assert Play.objects.filter(game=game, seat=0).count() == 1
     notify_table(game.pk, 1)  # and directly: a warning, never an exception
+
+
+def test_the_runners_forget_presence_rows_of_long_dead_sockets(alice):
+    from games.runner import idle_work
+
+    game = services.game_quick_play(user=alice)
+    now = timezone.now()
+    Presence.objects.create(
+        game=game, channel="dead!1", user=alice, seen_at=now - timedelta(hours=2)
+    )
+    Presence.objects.create(game=game, channel="live!1", user=alice, seen_at=now)
+    idle_work()
+    assert list(Presence.objects.values_list("channel", flat=True)) == ["live!1"]

@@ -150,3 +150,19 @@ def test_the_lobby_and_home_offer_find_a_game_and_it_seats_you(client, alice, bo
     response = client.post("/games/find/", {"target": "12", "clock": "30", "wait": "30"})
     assert response["Location"] == "/games/"
     assert Game.objects.count() == 1
+
+
+def test_a_friends_table_everyone_left_closes_and_leaves_the_lobby(alice):
+    from games.selectors import open_tables
+    from games.services import game_create
+
+    table = game_create(creator=alice, target=10, seat_kinds=["me", "open", "open"])
+    assert table.due_at is not None
+    here(table, alice)
+    table = check(table, timedelta(minutes=5))  # her page is open: nothing happens
+    assert table.status == Game.Status.WAITING and table in open_tables()
+    Presence.objects.all().delete()  # she closed it
+    table = check(table, timedelta(minutes=6))
+    assert table.status == Game.Status.WAITING  # gone a moment: she may come back
+    table = check(table, timedelta(minutes=17))
+    assert table.status == Game.Status.ABANDONED and table not in open_tables()
