@@ -51,8 +51,8 @@ def end_user_sockets(user_id: int) -> None:
         return
     try:
         async_to_sync(layer.group_send)(user_group(user_id), {"type": "session.end"})
-    except Exception:
-        log.warning("Could not close the sockets of user %s", user_id, exc_info=True)
+    except Exception as error:
+        log.warning("Could not close the sockets of user %s: %s", user_id, error)
 
 
 async def others_watching(layer, group: str, channel: str) -> bool:
@@ -199,8 +199,8 @@ def notify_table(game_id: int, moves: int, skip: str = "") -> None:
             return
         event = {"type": "table.update", "moves": moves}
         async_to_sync(layer.group_send)(group_name(game_id), event)
-    except Exception:  # the change is committed; a lost update is asked for again
-        log.warning("Could not tell the sockets of table %s", game_id, exc_info=True)
+    except Exception as error:  # the change is committed; a lost update is asked for again
+        log.warning("Could not tell the sockets of table %s: %s", game_id, error)
 
 
 def announce_chat(game_id: int, message: dict) -> None:
@@ -211,5 +211,5 @@ def announce_chat(game_id: int, message: dict) -> None:
     try:
         event = {"type": "table.chat", "message": message, "sender": ""}
         async_to_sync(layer.group_send)(group_name(game_id), event)
-    except Exception:  # the message is stored: pages show it when they load
-        log.warning("Could not tell the sockets of table %s", game_id, exc_info=True)
+    except Exception as error:  # the message is stored: pages show it when they load
+        log.warning("Could not tell the sockets of table %s: %s", game_id, error)
