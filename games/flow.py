@@ -32,14 +32,15 @@ from .models import BotLevel, Game, Hand, Presence, Seat
 from .move_rows import MoveResult, MoveRows, play_and_record
 from .presence import STALE_AFTER
 from .selectors import LoadedGame, game_load, remember
-from .signals import announce_game_over
+from .signals import game_over
 from .table_updates import notify_table
 from .thinking import SEARCH_BOTS
 
 IDLE_CHECK = timedelta(minutes=10)  # a table with no clock: how long before we look again
 AUTO_LIMIT = 2  # cards the server plays in a row for an absent person before a bot sits in
 STAND_IN = BotLevel.HEURISTIC  # plays for absent people, as their clock runs out and after
-SEARCH_LEASE = timedelta(seconds=2)  # a search bot's turn, claimed while it thinks
+SEARCH_LEASE = timedelta(seconds=2)  # a search bot's turn is claimed while it thinks: this
+# plus twice its budget (waiting for a free worker included)
 
 
 @dataclass(frozen=True)
@@ -149,7 +150,8 @@ def run_due(game_id: int, now: datetime | None = None) -> Literal[False] | Serve
         seat = loaded.seats[loaded.state.to_play]
         level = seat.bot or seat.stand_in
         if level in SEARCH_BOTS:
-            game.due_at = now + SEARCH_LEASE  # ours while it thinks; due again if we die
+            lease = SEARCH_LEASE + timedelta(seconds=2 * settings.COINS_BOT_SECONDS)
+            game.due_at = now + lease  # ours while it thinks; due again if we die
             Game.objects.filter(pk=game.pk).update(due_at=game.due_at)
             view = loaded.state.view_for(seat.number)
             return Thinking(game.pk, game.moves, level, _bot_seed(game), view)
@@ -240,9 +242,10 @@ def _look_at_idle(loaded: LoadedGame, seat: Seat, now: datetime) -> Served:
 
 
 def _aftermath(game: Game) -> Served:
-    """A game that ended: tell those who listen (ratings) once, from the runner."""
+    """A game that ended: those who listen (ratings) do their part inside this transaction,
+    and only then is it off the schedule; if they fail, it stays due and is tried again."""
+    game_over.send(sender=None, game_id=game.pk)
     Game.objects.filter(pk=game.pk).update(due_at=None)
-    announce_game_over(game.pk)
     transaction.on_commit(partial(notify_table, game.pk, -1))  # the ratings to show
     return Served()
 
@@ -331,6 +334,8 @@ def resign(*, game_id: int, user) -> Game:
         seat = Seat.objects.filter(game=game, user=user).first()
         if seat is None:
             raise NotSeated(_("You are not seated at this table."))
+        if seat.stand_in:  # the others play on with the bot: they are not made to stop
+            raise NotSeated(_("A bot plays your seat for the rest of this game: you were away."))
         return end_game(game, Game.Status.ABANDONED, abandoned_by=seat.number)
 
 

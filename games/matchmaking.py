@@ -20,7 +20,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from .errors import GameError, locked_game
+from .errors import GameError, SeatUnavailable, locked_game
 from .flow import end_game, start_game
 from .models import BotLevel, Game, MatchQueue, Presence, Seat
 from .presence import STALE_AFTER
@@ -55,10 +55,14 @@ def find_game(*, user, target: int, clock: int | None, wait: int | None) -> Game
         _leave_other_queue_tables(user)
         tables = Game.objects.filter(from_queue=True, target=target, clock=clock)
         for game in tables.filter(status=Game.Status.WAITING).order_by("created_at"):
-            if not game.seats.filter(user=user).exists():
+            if game.seats.filter(user=user).exists():
+                continue
+            try:
                 seat_join(game_id=game.pk, user=user)
-                _wait_until(game.pk, wait, now)
-                return Game.objects.get(pk=game.pk)
+            except SeatUnavailable:  # it started (or closed) since we looked: the next one
+                continue
+            _wait_until(game.pk, wait, now)
+            return Game.objects.get(pk=game.pk)
         for game in tables.filter(status=Game.Status.IN_PROGRESS, moves=0).order_by("pk"):
             if _take_a_bots_seat(game.pk, user):
                 return Game.objects.get(pk=game.pk)
@@ -77,14 +81,13 @@ def _open_table(user, target: int, clock: int | None, wait: int | None, now) -> 
 
 
 def _wait_until(game_id: int, wait: int | None, now: datetime) -> None:
-    """A newcomer's own wait counts too: bots come at the earliest of the people's waits."""
-    if wait is None:
-        return
-    fill_at = now + timedelta(seconds=wait)
+    """A newcomer's own wait counts too: bots come when every person there is ready for
+    them (the latest of their waits; never, if anyone chose people only)."""
     game = Game.objects.get(pk=game_id)
-    if game.status == Game.Status.WAITING and (
-        game.queue_fill_at is None or fill_at < game.queue_fill_at
-    ):
+    if game.status != Game.Status.WAITING or game.queue_fill_at is None:
+        return  # started already, or someone there waits for people only
+    fill_at = None if wait is None else max(game.queue_fill_at, now + timedelta(seconds=wait))
+    if fill_at != game.queue_fill_at:
         Game.objects.filter(pk=game_id).update(queue_fill_at=fill_at)
         transaction.on_commit(partial(notify_table, game_id, -1))
 

@@ -16,6 +16,7 @@ import asyncio
 import logging
 import os
 import time
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
@@ -33,6 +34,8 @@ log = logging.getLogger(__name__)
 
 POLL = 0.1  # seconds between looks at the schedule when nothing was due
 IDLE_WORK_EVERY = 1.0  # seconds between two rounds of other apps' background work
+RETRY_AFTER = timedelta(seconds=30)  # a game whose due work failed waits this long
+THINKING_AT_ONCE = 4  # search bots thinking at once per runner; the others wait their turn
 
 
 def claim_and_run() -> int | flow.Thinking | None:
@@ -49,7 +52,13 @@ def claim_and_run() -> int | flow.Thinking | None:
         )
         if due is None:
             return None
-        outcome = flow.run_due(due)
+        try:
+            with transaction.atomic():
+                outcome = flow.run_due(due)
+        except Exception:  # this game only: put it back later, serve the others meanwhile
+            log.exception("Game %s failed its due work; trying again in %s", due, RETRY_AFTER)
+            Game.objects.filter(pk=due).update(due_at=timezone.now() + RETRY_AFTER)
+            return due
         if isinstance(outcome, flow.Served):
             box["moves"] = outcome.cards
         return outcome if isinstance(outcome, flow.Thinking) else due
@@ -63,18 +72,36 @@ async def run_due_tables(limit: int = 100) -> int:
         if outcome is None:
             break
         if isinstance(outcome, flow.Thinking):
-            await think_and_play(outcome)
+            task = asyncio.get_running_loop().create_task(think_and_play(outcome))
+            _tasks.add(task)  # thinks while this runner serves other tables
+            task.add_done_callback(_tasks.discard)
         served += 1
     return served
 
 
 async def think_and_play(thinking: flow.Thinking) -> None:
-    """A search bot's turn: think in the worker processes, then play if nothing moved."""
-    budget = Budget(seconds=settings.COINS_BOT_SECONDS)
-    card = await choose_elsewhere(thinking.level, thinking.seed, thinking.view, budget)
-    await in_db_thread(flow.play_thought)(
-        game_id=thinking.game_id, expected_moves=thinking.moves, card=card
-    )
+    """A search bot's turn: think in the worker processes, then play if nothing moved
+    (its lease lets another runner take the turn over if this process dies meanwhile)."""
+    try:
+        async with _thinking():
+            budget = Budget(seconds=settings.COINS_BOT_SECONDS)
+            card = await choose_elsewhere(thinking.level, thinking.seed, thinking.view, budget)
+        await in_db_thread(flow.play_thought)(
+            game_id=thinking.game_id, expected_moves=thinking.moves, card=card
+        )
+    except Exception:  # the lease runs out and a runner tries again
+        log.exception("A search bot's turn failed at game %s", thinking.game_id)
+
+
+_thinking_slots: dict[int, asyncio.Semaphore] = {}
+
+
+def _thinking() -> asyncio.Semaphore:
+    """This process's limit on searches at once (one semaphore per event loop)."""
+    loop = id(asyncio.get_running_loop())
+    if loop not in _thinking_slots:
+        _thinking_slots[loop] = asyncio.Semaphore(THINKING_AT_ONCE)
+    return _thinking_slots[loop]
 
 
 def idle_work() -> None:

@@ -43,7 +43,7 @@ def game_load(game: Game, seats: list[Seat] | None = None) -> LoadedGame:
     ``game`` must be fresh (read under the row lock when a move follows): the cache entry is
     chosen by its move count.
     """
-    cached = state_cache.get((game.pk, game.seed), game.moves)
+    cached = state_cache.get((game.pk, game.seed), game.moves, game.updated_at)
     if cached is not None:
         return LoadedGame(game, cached.seats, cached.state)
     loaded = _rebuild(game, seats_of(game) if seats is None else seats)

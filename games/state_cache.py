@@ -1,10 +1,12 @@
 """A per-process cache of loaded games, so a move or a push need not replay the game.
 
-An entry is valid only for the move count it was stored at. The game row's ``moves`` is read
-under the row lock before a move, so a game cached by this process after move N is exactly
-what the rows say after move N, whichever worker wrote them. Entries are stored on commit and
-handed out as copies, so a failed transaction can never leave a changed state behind. Seats
-are shared, not copied: nothing changes a Seat object once its game has started.
+An entry is valid only for the move count it was stored at, and, when the caller has the game
+row, for its ``updated_at`` too: seats can change without a card (a bot standing in for an
+absent person, a late person taking a queue bot's seat), and every such change saves the
+game row. The row is read under the row lock before a move, so a game cached by this process
+is exactly what the rows say, whichever worker wrote them. Entries are stored on commit and
+handed out as copies (seats included), so a failed transaction can never leave a changed
+state behind.
 """
 
 from __future__ import annotations
@@ -30,14 +32,17 @@ _entries: OrderedDict[tuple[int, str], Entry] = OrderedDict()
 _lock = Lock()
 
 
-def get(key: tuple[int, str], moves: int) -> Entry | None:
-    """Return a private copy of game ``key`` after ``moves`` plays, if cached.
+def get(key: tuple[int, str], moves: int, updated_at=None) -> Entry | None:
+    """Return a private copy of game ``key`` after ``moves`` plays (and last saved at
+    ``updated_at``, when given), if cached.
 
     ``key`` is the game's id and seed, so a reused id (a test database) never matches.
     """
     with _lock:
         entry = _entries.get(key)
         if entry is None or entry.moves != moves:
+            return None
+        if updated_at is not None and entry.game.updated_at != updated_at:
             return None
         _entries.move_to_end(key)
     return _copy(entry)
@@ -64,4 +69,8 @@ def clear() -> None:
 
 
 def _copy(entry: Entry) -> Entry:
-    return entry._replace(game=copy.copy(entry.game), state=entry.state.clone())
+    return entry._replace(
+        game=copy.copy(entry.game),
+        seats=[copy.copy(seat) for seat in entry.seats],
+        state=entry.state.clone(),
+    )

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 
 from django.conf import settings
 
@@ -38,6 +39,12 @@ def pool() -> ProcessPoolExecutor:
 
 
 async def choose_elsewhere(level: str, seed: str, view: SeatView, budget: Budget) -> int:
-    """Run ``choose`` in the worker pool without blocking the event loop."""
+    """Run ``choose`` in the worker pool without blocking the event loop. A pool whose
+    worker died is broken for good: it is replaced, and the search asked again once."""
+    global _pool
     loop = asyncio.get_running_loop()
-    return await loop.run_in_executor(pool(), choose, level, seed, view, budget)
+    try:
+        return await loop.run_in_executor(pool(), choose, level, seed, view, budget)
+    except BrokenProcessPool:
+        _pool = None
+        return await loop.run_in_executor(pool(), choose, level, seed, view, budget)

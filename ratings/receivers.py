@@ -21,10 +21,9 @@ log = logging.getLogger(__name__)
 
 @receiver(game_over)
 def rate_finished_game(sender, game_id: int, **kwargs) -> None:
-    try:
-        game_rate(game_id=game_id)
-    except Exception:  # a rating failure must never stop the runner; recompute repairs it
-        log.exception("Could not rate game %s", game_id)
+    """Rate the game inside its aftermath's transaction (idempotent); a failure leaves the
+    aftermath due, and the runner tries again a little later."""
+    game_rate(game_id=game_id)
 
 
 @receiver(runner_idle)

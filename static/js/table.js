@@ -88,7 +88,11 @@
   setInterval(countDown, 1000);
   document.addEventListener("DOMContentLoaded", countDown);
   // An error message stays a few seconds, then the next board update clears it.
-  var messageShownAt = 0;
+  var messageShownAt = 0, offerSeen = false;
+  document.addEventListener("DOMContentLoaded", function () {
+    var rematch = document.querySelector("#rematch[data-rematch]");
+    offerSeen = Boolean(rematch && rematch.dataset.rematch === "open");
+  });
   document.addEventListener("htmx:wsAfterMessage", function (event) {
     lastHeard = Date.now();
     var text = String(event.detail.message || "");
@@ -101,9 +105,12 @@
       var message = document.getElementById("table-message");
       if (message && Date.now() - messageShownAt > 4000) { message.textContent = ""; }
       showTurn();
-      // A rematch everyone accepted: the players go to the new table together.
+      // A rematch everyone accepted while this page watched the offer: the players go to
+      // the new table together (an old table opened later does not send you away).
+      var rematch = document.querySelector("#rematch[data-rematch]");
+      if (rematch && rematch.dataset.rematch === "open") { offerSeen = true; }
       var follow = document.querySelector("#board [data-follow]");
-      if (follow) { window.location.assign(follow.getAttribute("href")); }
+      if (follow && offerSeen) { window.location.assign(follow.getAttribute("href")); }
     }
   });
 })();

@@ -224,3 +224,55 @@ def test_the_runners_forget_presence_rows_of_long_dead_sockets(alice):
     Presence.objects.create(game=game, channel="live!1", user=alice, seen_at=now)
     idle_work()
     assert list(Presence.objects.values_list("channel", flat=True)) == ["live!1"]
+
+
+def test_a_person_a_bot_replaced_cannot_end_the_game_for_the_others(alice, bob):
+    game = clocked_game(alice, bob)
+    for _ in range(2):
+        game = wait_for_turn(game, 0)
+        flow.run_due(game.pk, now=game.turn_deadline)
+    assert Seat.objects.get(game=game, number=0).stand_in
+    with pytest.raises(services.NotSeated, match="bot plays your seat"):
+        flow.resign(game_id=game.pk, user=alice)
+    assert Game.objects.get(pk=game.pk).is_running
+
+
+def test_a_game_whose_due_work_fails_waits_and_the_others_are_served(alice, bob, monkeypatch):
+    """One broken table must not stall a runner: it is put back for later, the rest go on."""
+    from games import runner
+
+    broken = services.game_create(creator=alice, target=10, seat_kinds=["random", "me", "random"])
+    fine = services.game_create(creator=bob, target=10, seat_kinds=["random", "me", "random"])
+    Game.objects.filter(pk=broken.pk).update(due_at=timezone.now() - timedelta(seconds=5))
+    Game.objects.filter(pk=fine.pk).update(due_at=timezone.now() - timedelta(seconds=1))
+    real = flow.run_due
+
+    def run_due(game_id, now=None):
+        if game_id == broken.pk:
+            raise RuntimeError("corrupt rows")
+        return real(game_id, now)
+
+    monkeypatch.setattr(flow, "run_due", run_due)
+    assert runner.claim_and_run() == broken.pk
+    assert Game.objects.get(pk=broken.pk).due_at > timezone.now() + timedelta(seconds=20)
+    assert runner.claim_and_run() == fine.pk  # served, not stuck behind the broken one
+
+
+def test_an_ended_game_stays_due_until_it_is_rated(alice, monkeypatch):
+    from ratings import services as rating_services
+
+    game = services.game_create(creator=alice, target=10, seat_kinds=["me", "random", "random"])
+    serve_due(game.pk)
+    flow.resign(game_id=game.pk, user=alice)
+
+    def fails(**kwargs):
+        raise RuntimeError("the ratings table is locked")
+
+    monkeypatch.setattr("ratings.receivers.game_rate", fails)
+    with pytest.raises(RuntimeError):
+        flow.run_due(game.pk)
+    assert Game.objects.get(pk=game.pk).due_at is not None  # still due: tried again later
+    monkeypatch.setattr("ratings.receivers.game_rate", rating_services.game_rate)
+    assert flow.run_due(game.pk)
+    assert Game.objects.get(pk=game.pk).due_at is None
+    assert game.rating_events.count() == 3

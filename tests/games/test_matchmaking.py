@@ -166,3 +166,29 @@ def test_a_friends_table_everyone_left_closes_and_leaves_the_lobby(alice):
     assert table.status == Game.Status.WAITING  # gone a moment: she may come back
     table = check(table, timedelta(minutes=17))
     assert table.status == Game.Status.ABANDONED and table not in open_tables()
+
+
+def test_a_late_person_is_seated_even_where_the_game_was_cached(alice, bob):
+    """Seats change without a card here: a process that cached the game at move 0 (its
+    board was drawn) must not keep the bot that held the seat."""
+    from games.selectors import game_load
+
+    game = find_game(user=alice, target=10, clock=30, wait=30)
+    here(game, alice)
+    game = check(game, timedelta(seconds=31))
+    before = game_load(Game.objects.get(pk=game.pk))  # cached, with the bots
+    assert [s.user_id for s in before.seats].count(None) == 2
+    find_game(user=bob, target=10, clock=30, wait=30)
+    after = game_load(Game.objects.get(pk=game.pk))
+    assert bob.pk in [s.user_id for s in after.seats]
+    assert after.seat_of(bob) is not None
+
+
+def test_bots_come_when_everyone_at_the_table_is_ready_for_them(alice, bob, carol, make_user):
+    game = find_game(user=alice, target=10, clock=30, wait=30)
+    find_game(user=bob, target=10, clock=30, wait=120)
+    fill = Game.objects.get(pk=game.pk).queue_fill_at
+    assert fill >= timezone.now() + timedelta(seconds=110)  # the most patient person's wait
+    only_people = find_game(user=carol, target=15, clock=30, wait=None)
+    find_game(user=make_user("dan"), target=15, clock=30, wait=30)
+    assert Game.objects.get(pk=only_people.pk).queue_fill_at is None  # never: people only
