@@ -124,6 +124,18 @@ else:
         }
     }
 
+# Counters shared by every server process (hint limits): Redis when there is one.
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": {"socket_timeout": 1, "socket_connect_timeout": 1},
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -180,13 +192,15 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
 
-# Game play: the pause before a bot plays (so people can follow the trick) and how long a
-# bot may think per move.
+# Game play: the pause before a bot plays (so people can follow the trick). How long a bot
+# thinks is the bot's own budget (games/engine/bots), the same everywhere it plays.
 COINS_BOT_PAUSE = float(os.environ.get("COINS_BOT_PAUSE", "0.8"))
-COINS_BOT_SECONDS = float(os.environ.get("COINS_BOT_SECONDS", "1.0"))
 # Each server process runs a table runner (bots' cards, clocks, ratings: games/runner.py).
 COINS_TABLE_RUNNER = env_bool("COINS_TABLE_RUNNER", True)
 # Benchmarks only: append the queries spent per move to this file (see games/metrics.py).
 COINS_QUERY_LOG = os.environ.get("COINS_QUERY_LOG", "")
-# Processes that run search bots (the expert) away from the process serving sockets.
-COINS_THINKING_PROCESSES = int(os.environ.get("COINS_THINKING_PROCESSES", "1"))
+# Processes that run search bots (the expert) away from the process serving sockets: one
+# per core by default.
+COINS_THINKING_PROCESSES = (
+    int(os.environ.get("COINS_THINKING_PROCESSES") or 0) or os.cpu_count() or 1
+)

@@ -11,7 +11,6 @@ from types import SimpleNamespace
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
 
@@ -21,7 +20,6 @@ from . import flow, services
 from .chat_socket import CHAT_KEYS, ChatSocket
 from .db_threads import in_db_thread
 from .engine import IllegalPlay
-from .engine.bots import Budget
 from .hints import HINT_BOT, hint_view
 from .hints import explain as explain_hint
 from .invites import may_view
@@ -69,6 +67,7 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
         self.user = self.scope.get("user")
         self.sent_moves, self.sent_status = -1, ""
         self.left, self.seated, self.grouped = False, False, []
+        self.hint_pending, self.hint_task = False, None
         # Set in this socket's own context: its handlers and database threads (which copy
         # the context) all render in the viewer's language.
         translation.activate(await in_db_thread(socket_language)(self.user, self.scope))
@@ -111,6 +110,8 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
         if not hasattr(self, "group"):
             return
         self.presence_task.cancel()
+        if self.hint_task is not None:
+            self.hint_task.cancel()
         presence = await in_db_thread(presence_leave)(channel=self.channel_name)
         try:
             for group in self.grouped:
@@ -161,7 +162,11 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
             await self.send(render_message(data.message))
             return
         if "hint" in data:
-            await self.send_hint()
+            if self.hint_pending:
+                await self.send(render_message(_("Your hint is on its way: one at a time.")))
+                return
+            self.hint_pending = True  # thought out beside this socket's other messages
+            self.hint_task = asyncio.create_task(self.send_hint())
             return
         chat = next((key for key in CHAT_KEYS if key in data), None)
         if chat is not None:
@@ -182,15 +187,18 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
         await self.send(html)  # the others hear of it from the move itself, once committed
 
     async def send_hint(self):
-        """Answer a hint request with the card the strongest bot would play, and why."""
+        """Answer a hint request with the card the hard level would play, and why. One
+        hint at a time per socket: a second request while one is thought out is refused."""
         try:
-            seed, view = await in_db_thread(hint_view)(game_id=self.game_id, user=self.user)
-        except (services.GameError, IllegalPlay) as error:
-            await self.send(render_message(refusal_text(error)))
-            return
-        budget = Budget(seconds=settings.COINS_BOT_SECONDS)
-        card = await choose_elsewhere(HINT_BOT, seed, view, budget)
-        await self.send(render_message(explain_hint(view, card), level="hint"))
+            try:
+                seed, view = await in_db_thread(hint_view)(game_id=self.game_id, user=self.user)
+            except (services.GameError, IllegalPlay) as error:
+                await self.send(render_message(refusal_text(error)))
+                return
+            card = await choose_elsewhere(HINT_BOT, seed, view)
+            await self.send(render_message(explain_hint(view, card), level="hint"))
+        finally:
+            self.hint_pending = False
 
     async def table_update(self, event):
         """Show a change announced to the table: a move count newer than this socket's last

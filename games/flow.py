@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 
 from . import state_cache
 from .engine import CARD_CODES, GameState, NotYourTurn, SeatView, parse_card
-from .engine.bots import Budget, make_bot
+from .engine.bots import make_bot
 from .errors import GameNotRunning, NotSeated, locked_game, require_running
 from .models import BotLevel, Game, Hand, Presence, Seat
 from .move_rows import MoveResult, MoveRows, play_and_record
@@ -34,11 +34,11 @@ from .presence import STALE_AFTER
 from .selectors import LoadedGame, game_load, remember
 from .signals import game_over
 from .table_updates import notify_table
-from .thinking import SEARCH_BOTS
+from .thinking import SEARCH_BOTS, think_cap
 
 IDLE_CHECK = timedelta(minutes=10)  # a table with no clock: how long before we look again
 AUTO_LIMIT = 2  # cards the server plays in a row for an absent person before a bot sits in
-STAND_IN = BotLevel.HEURISTIC  # plays for absent people, as their clock runs out and after
+STAND_IN = BotLevel.CAREFUL  # plays for absent people, as their clock runs out and after
 SEARCH_LEASE = timedelta(seconds=2)  # a search bot's turn is claimed while it thinks: this
 # plus twice its budget (waiting for a free worker included)
 
@@ -150,7 +150,7 @@ def run_due(game_id: int, now: datetime | None = None) -> Literal[False] | Serve
         seat = loaded.seats[loaded.state.to_play]
         level = seat.bot or seat.stand_in
         if level in SEARCH_BOTS:
-            lease = SEARCH_LEASE + timedelta(seconds=2 * settings.COINS_BOT_SECONDS)
+            lease = SEARCH_LEASE + 2 * think_cap(level)
             game.due_at = now + lease  # ours while it thinks; due again if we die
             Game.objects.filter(pk=game.pk).update(due_at=game.due_at)
             view = loaded.state.view_for(seat.number)
@@ -188,7 +188,7 @@ def play_thought(*, game_id: int, expected_moves: int, card: int) -> MoveResult 
 def _bot_card(rows: MoveRows, seat: Seat, level: str) -> MoveResult:
     state, game = rows.loaded.state, rows.loaded.game
     bot = make_bot(level, seed=_bot_seed(game))
-    card = bot.choose(state.view_for(seat.number), Budget(seconds=settings.COINS_BOT_SECONDS))
+    card = bot.choose(state.view_for(seat.number))
     return play_and_record(rows, seat.number, card)
 
 
@@ -211,7 +211,7 @@ def _play_for_absent(rows: MoveRows, seat: Seat) -> None:
     as such; after ``AUTO_LIMIT`` in a row, a bot takes the seat for the rest of the game."""
     state, game = rows.loaded.state, rows.loaded.game
     bot = make_bot(STAND_IN, seed=_bot_seed(game))
-    card = bot.choose(state.view_for(seat.number), Budget(seconds=settings.COINS_BOT_SECONDS))
+    card = bot.choose(state.view_for(seat.number))
     play_and_record(rows, seat.number, card, auto=True)
     seat.auto_in_row += 1
     if seat.auto_in_row >= AUTO_LIMIT:

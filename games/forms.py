@@ -3,7 +3,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from .models import BotLevel
+from .models import OFFERED_BOTS, BotLevel
 from .services import OPEN
 
 TARGET_CHOICES = [(10, "10"), (15, "15"), (20, "20"), (0, _("Other"))]
@@ -15,7 +15,10 @@ CLOCK_CHOICES = [
     ("60", _("1 minute per card")),
     ("86400", _("A day per card (slow play)")),
 ]
-SEAT_CHOICES = [(OPEN, _("Open seat for a person")), *BotLevel.choices]
+SEAT_CHOICES = [
+    (OPEN, _("Open seat for a person")),
+    *((bot, _("Bot: %(level)s") % {"level": BotLevel(bot).label}) for bot in OFFERED_BOTS),
+]
 
 
 class GameCreateForm(forms.Form):
@@ -34,10 +37,10 @@ class GameCreateForm(forms.Form):
         help_text=_("Any whole number from 1 to 99."),
     )
     seat_left = forms.ChoiceField(
-        label=_("Seat on your left"), choices=SEAT_CHOICES, initial=BotLevel.HEURISTIC
+        label=_("Seat on your left"), choices=SEAT_CHOICES, initial=BotLevel.CAREFUL
     )
     seat_right = forms.ChoiceField(
-        label=_("Seat on your right"), choices=SEAT_CHOICES, initial=BotLevel.HEURISTIC
+        label=_("Seat on your right"), choices=SEAT_CHOICES, initial=BotLevel.CAREFUL
     )
     is_public = forms.TypedChoiceField(
         label=_("Who can see the table"),

@@ -2,20 +2,48 @@
 
 from __future__ import annotations
 
+import logging
+import time
 from itertools import permutations
 
+from django.core.cache import cache
 from django.utils.translation import gettext as _
 
 from accounts.selectors import cached_profile
 
 from .card_names import card_label
 from .engine import CARD_POINTS, NotYourTurn, SeatView, resolve_trick
-from .engine.bots import BOT_NAMES
+from .engine.bots import HARD
 from .models import Game
 from .selectors import game_load
 from .services import GameError, GameNotFound, NotSeated, require_running
 
-HINT_BOT = "expert" if "expert" in BOT_NAMES else "heuristic"
+HINT_BOT = HARD.bot  # hints think like the hard level, with its budget
+HINTS_PER_MINUTE = 10  # per person, over all their sockets and server processes
+
+log = logging.getLogger(__name__)
+
+
+class HintRefused(GameError):
+    """A hint asked for too often."""
+
+
+def take_hint_slot(user_id: int) -> None:
+    """Count a hint against this minute's allowance; raise HintRefused past it. The count
+    lives in the shared cache, so every socket and process sees it; if the cache is down,
+    hints are allowed (a hint costs one search in the worker pool)."""
+    key = f"hints:{user_id}:{int(time.time() // 60)}"
+    try:
+        cache.add(key, 0, timeout=90)
+        count = cache.incr(key)
+    except Exception as error:
+        log.warning("Hint counter unavailable (%s): hint allowed", error)
+        return
+    if count > HINTS_PER_MINUTE:
+        raise HintRefused(
+            _("You have asked for %(n)d hints this minute: wait a little before the next.")
+            % {"n": HINTS_PER_MINUTE}
+        )
 
 
 def win_chance(view: SeatView, card: int) -> float:
@@ -75,4 +103,5 @@ def hint_view(*, game_id: int, user) -> tuple[str, SeatView]:
         raise NotSeated(_("You are not seated at this table."))
     if loaded.state.to_play != seat.number:
         raise NotYourTurn(_("A hint is for your own turn."))
+    take_hint_slot(user.pk)
     return f"{game.seed}/hint/{game.moves}", loaded.state.view_for(seat.number)

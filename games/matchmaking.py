@@ -31,7 +31,7 @@ TARGETS = (10, 15, 20)
 CLOCKS = (10, 20, 30, 60)
 DEFAULT_CLOCK = 30
 WAITS = (None, 30, 120)  # seconds before bots fill the free seats; None: never
-QUEUE_BOT = BotLevel.HEURISTIC
+QUEUE_BOT = BotLevel.CAREFUL
 GONE_AFTER = timedelta(seconds=12)  # a closed page (or a reload that never came back)
 CHECK_EVERY = timedelta(seconds=5)  # how often a waiting queue table looks at its people
 START_GRACE = timedelta(seconds=5)  # bots filled the seats: a last chance for a person

@@ -14,7 +14,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from .engine.bots import BOT_NAMES
+from .engine.bots import BOT_NAMES, LEVELS
 
 
 def new_invite_token() -> str:
@@ -22,12 +22,18 @@ def new_invite_token() -> str:
 
 
 class BotLevel(models.TextChoices):
-    RANDOM = "random", _("Random (easy)")
-    HEURISTIC = "heuristic", _("Heuristic (medium)")
-    EXPERT = "expert", _("Expert (hard)")
+    """Every bot a seat may hold, by bot name; labelled by the level it plays (see
+    ``engine.bots.levels``) or, for bots no level offers, by what they are."""
+
+    HEURISTIC = "heuristic", _("Easy")
+    CAREFUL = "careful", _("Medium")
+    EXPERT = "expert-v2", _("Hard")
+    RANDOM = "random", _("Random")
+    EXPERT_V1 = "expert-v1", _("Expert v1 (retired)")
 
 
-assert set(BotLevel.values) <= set(BOT_NAMES)  # every level offered is a bot the engine has
+assert set(BotLevel.values) <= set(BOT_NAMES)  # every bot a seat holds is one the engine has
+OFFERED_BOTS = tuple(level.bot for level in LEVELS)  # what new tables offer, easiest first
 
 
 class Game(models.Model):

@@ -24,7 +24,6 @@ from django.utils import timezone
 
 from . import flow
 from .db_threads import in_db_thread
-from .engine.bots import Budget
 from .metrics import counted
 from .models import Game
 from .signals import runner_idle
@@ -35,7 +34,8 @@ log = logging.getLogger(__name__)
 POLL = 0.1  # seconds between looks at the schedule when nothing was due
 IDLE_WORK_EVERY = 1.0  # seconds between two rounds of other apps' background work
 RETRY_AFTER = timedelta(seconds=30)  # a game whose due work failed waits this long
-THINKING_AT_ONCE = 4  # search bots thinking at once per runner; the others wait their turn
+THINKING_AT_ONCE = settings.COINS_THINKING_PROCESSES  # searches at once per runner (one per
+# worker process); the others wait their turn
 
 
 def claim_and_run() -> int | flow.Thinking | None:
@@ -84,8 +84,7 @@ async def think_and_play(thinking: flow.Thinking) -> None:
     (its lease lets another runner take the turn over if this process dies meanwhile)."""
     try:
         async with _thinking():
-            budget = Budget(seconds=settings.COINS_BOT_SECONDS)
-            card = await choose_elsewhere(thinking.level, thinking.seed, thinking.view, budget)
+            card = await choose_elsewhere(thinking.level, thinking.seed, thinking.view)
         await in_db_thread(flow.play_thought)(
             game_id=thinking.game_id, expected_moves=thinking.moves, card=card
         )

@@ -1,8 +1,9 @@
-"""Search bots think in a separate process, never in a thread of the process serving sockets.
+"""Search bots think in separate processes, never in a thread of the process serving sockets.
 
-A search takes up to a quarter of a second of pure Python; run in the server process it would
-hold the interpreter lock and stall every table. The worker process receives only the bot's
-level, its seed, its own seat view and the budget: the same information the bot may use.
+A search is pure Python (tens of milliseconds, see the README's think-time figures); run in
+the server process it would hold the interpreter lock and stall every table. The worker
+process receives only the bot's name, its seed and its own seat view: the same information
+the bot may use. It thinks with the bot's own budget, as everywhere else.
 """
 
 from __future__ import annotations
@@ -11,20 +12,27 @@ import asyncio
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from datetime import timedelta
 
 from django.conf import settings
 
 from .engine import SeatView
-from .engine.bots import Budget, make_bot
+from .engine.bots import BOT_CLASSES, SEARCH_BOTS, make_bot
 
-SEARCH_BOTS = frozenset({"expert"})
+__all__ = ["SEARCH_BOTS", "choose", "choose_elsewhere", "pool", "think_cap"]
 
 _pool: ProcessPoolExecutor | None = None
 
 
-def choose(level: str, seed: str, view: SeatView, budget: Budget) -> int:
-    """Return the card the bot of ``level`` plays from ``view`` (runs in the worker)."""
-    return make_bot(level, seed=seed).choose(view, budget)
+def think_cap(bot_name: str) -> timedelta:
+    """The longest a bot may think for one card: its budget's clock cap (1 s if none)."""
+    budget = BOT_CLASSES[bot_name].budget
+    return timedelta(seconds=budget.seconds if budget and budget.seconds else 1.0)
+
+
+def choose(bot_name: str, seed: str, view: SeatView) -> int:
+    """Return the card the bot plays from ``view`` (runs in the worker)."""
+    return make_bot(bot_name, seed=seed).choose(view)
 
 
 def pool() -> ProcessPoolExecutor:
@@ -38,13 +46,13 @@ def pool() -> ProcessPoolExecutor:
     return _pool
 
 
-async def choose_elsewhere(level: str, seed: str, view: SeatView, budget: Budget) -> int:
+async def choose_elsewhere(bot_name: str, seed: str, view: SeatView) -> int:
     """Run ``choose`` in the worker pool without blocking the event loop. A pool whose
     worker died is broken for good: it is replaced, and the search asked again once."""
     global _pool
     loop = asyncio.get_running_loop()
     try:
-        return await loop.run_in_executor(pool(), choose, level, seed, view, budget)
+        return await loop.run_in_executor(pool(), choose, bot_name, seed, view)
     except BrokenProcessPool:
         _pool = None
-        return await loop.run_in_executor(pool(), choose, level, seed, view, budget)
+        return await loop.run_in_executor(pool(), choose, bot_name, seed, view)

@@ -54,7 +54,7 @@ class PlayerRating(models.Model):
     def label(self) -> str:
         if self.user_id:
             return self.user.get_username()
-        return f"Bot ({self.bot})"
+        return _("Bot (%(level)s)") % {"level": self.get_bot_display()}
 
     @property
     def display(self) -> int:

@@ -5,7 +5,7 @@ import random
 import pytest
 
 from games.engine import GameState, SeatView, parse_card
-from games.engine.bots import BOT_NAMES, Bot, make_bot
+from games.engine.bots import BOT_CLASSES, BOT_NAMES, Bot, make_bot
 from games.engine.simulation import play_game
 
 
@@ -35,7 +35,7 @@ def _view(hand, trick=(), played=(), scores=(0, 0, 0), target=10, seat=2, leader
 @pytest.mark.parametrize("name", BOT_NAMES)
 def test_bots_always_return_a_legal_card(name):
     rng = random.Random(name)
-    for game in range(4 if name == "expert" else 20):  # the expert searches: fewer games
+    for game in range(4 if BOT_CLASSES[name].searches else 20):  # search: fewer games
         state = GameState(rng.randint(1, 25), seed=f"legal-{game}")
         bot = make_bot(name, seed=game)
         while state.winner is None:

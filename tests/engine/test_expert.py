@@ -4,7 +4,9 @@ import time
 
 from games.engine import GameState, SeatView, parse_card
 from games.engine.bots import BOT_CLASSES, Budget, ExpertBot, make_bot
-from games.engine.bots.expert import DEFAULT_BUDGET, rollout
+from games.engine.bots.expert import hand_value
+from games.engine.bots.expert_v1 import ExpertV1Bot, rollout
+from games.engine.bots.playouts import CAREFUL, LOOKAHEAD, playout
 from games.engine.simulation import play_game
 
 FAST = Budget(iterations=12)
@@ -48,10 +50,13 @@ class SpyBot(ExpertBot):
         return super().choose(view, budget)
 
 
-def test_the_expert_is_registered():
-    assert BOT_CLASSES["expert"] is ExpertBot
-    assert ExpertBot.label == "Expert (hard)"
-    assert isinstance(make_bot("expert", 1), ExpertBot)
+def test_the_experts_are_registered_and_the_hard_level_is_the_new_one():
+    from games.engine.bots import HARD
+
+    assert BOT_CLASSES["expert-v2"] is ExpertBot
+    assert BOT_CLASSES["expert-v1"] is ExpertV1Bot
+    assert HARD.bot == "expert-v2"
+    assert isinstance(make_bot("expert-v2", 1), ExpertBot)
 
 
 def test_the_expert_is_handed_its_own_view_and_nothing_more(monkeypatch):
@@ -65,7 +70,7 @@ def test_the_expert_is_handed_its_own_view_and_nothing_more(monkeypatch):
         return spy
 
     monkeypatch.setattr(simulation, "make_bot", spy_factory)
-    simulation.play_game(("expert",) * 3, deal_seed="spy", bot_seed="spy", target=6, budget=FAST)
+    simulation.play_game(("expert-v2",) * 3, deal_seed="spy", bot_seed="spy", target=6, budget=FAST)
     assert len(spies) == 3
     for seat, spy in enumerate(spies):
         assert spy.received
@@ -79,7 +84,7 @@ def test_the_expert_is_handed_its_own_view_and_nothing_more(monkeypatch):
 def test_the_expert_always_returns_a_legal_card():
     for game in range(3):
         state = GameState(4 + 3 * game, seed=f"expert-legal-{game}")
-        bots = [make_bot("expert", f"{game}/{seat}") for seat in range(3)]
+        bots = [make_bot("expert-v2", f"{game}/{seat}") for seat in range(3)]
         while state.winner is None:
             seat = state.to_play
             card = bots[seat].choose(state.view_for(seat), FAST)
@@ -88,8 +93,8 @@ def test_the_expert_always_returns_a_legal_card():
 
 
 def test_the_expert_is_deterministic_for_a_seed_and_an_iteration_budget():
-    first, _ = play_game(("expert",) * 3, deal_seed="d", bot_seed="b", target=5, budget=FAST)
-    second, _ = play_game(("expert",) * 3, deal_seed="d", bot_seed="b", target=5, budget=FAST)
+    first, _ = play_game(("expert-v2",) * 3, deal_seed="d", bot_seed="b", target=5, budget=FAST)
+    second, _ = play_game(("expert-v2",) * 3, deal_seed="d", bot_seed="b", target=5, budget=FAST)
     assert [h.tricks for h in first.hand_log] == [h.tricks for h in second.hand_log]
 
 
@@ -106,7 +111,7 @@ def test_the_expert_wins_the_game_deciding_last_trick():
     # 8 of 10 points, last to play on 5O 7O: only a higher Coins card wins the pair (and the
     # game); the 12C, a three-suit winner elsewhere, would hand the trick to the 7O.
     view = _view(["9O", "12C", "2B", "3E"], trick=["5O", "7O"], scores=(5, 6, 8))
-    assert make_bot("expert", 1).choose(view, FAST) == parse_card("9O")
+    assert make_bot("expert-v2", 1).choose(view, FAST) == parse_card("9O")
 
 
 def test_the_expert_denies_the_game_to_an_opponent():
@@ -114,7 +119,7 @@ def test_the_expert_denies_the_game_to_an_opponent():
     # won by the Coins card, so any Clubs card gives seat 0 the game. Only the Cups card
     # (Clubs missing) keeps the trick, and the game, from seat 0.
     view = _view(["2B", "5B", "6C", "9B"], trick=["3O", "4E"], scores=(9, 0, 2), leader=0)
-    card = make_bot("expert", 3).choose(view, FAST)
+    card = make_bot("expert-v2", 3).choose(view, FAST)
     assert card == parse_card("6C")
 
 
@@ -125,12 +130,14 @@ def test_the_expert_plays_the_only_card_left_at_once():
 
 def test_a_rollout_ends_when_someone_reaches_the_target():
     # Seat 2 closes 5O 7O with the 9O and reaches the target: a win for seat 2.
-    hands = [[], [], [parse_card("9O")]]
-    trick = [parse_card("5O"), parse_card("7O")]
-    assert rollout(hands, trick, 0, [0, 0, 7], 10, 2) == 1.0
-    hands = [[], [], [parse_card("9O")]]
-    trick = [parse_card("5O"), parse_card("7O")]
-    assert rollout(hands, trick, 0, [0, 0, 7], 10, 0) == -1.0
+    def seat_two_closes():
+        return [[], [], [parse_card("9O")]], [parse_card("5O"), parse_card("7O")]
+
+    assert rollout(*seat_two_closes(), 0, [0, 0, 7], 10, 2) == 1.0
+    assert rollout(*seat_two_closes(), 0, [0, 0, 7], 10, 0) == -1.0
+    for models in ([CAREFUL] * 3, [LOOKAHEAD] * 3):
+        assert playout(*seat_two_closes(), 0, [0, 0, 7], 10, 2, models, hand_value) == 1.0
+        assert playout(*seat_two_closes(), 0, [0, 0, 7], 10, 0, models, hand_value) == -1.0
 
 
 def test_the_default_budget_answers_quickly():
@@ -143,4 +150,4 @@ def test_the_default_budget_answers_quickly():
         started = time.perf_counter()
         ExpertBot(deal).choose(view)
         times.append(time.perf_counter() - started)
-    assert sorted(times)[2] < DEFAULT_BUDGET.seconds + 0.1  # the clock cap is a safety net
+    assert sorted(times)[2] < ExpertBot.budget.seconds + 0.1  # the clock cap is a safety net

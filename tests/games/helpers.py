@@ -73,11 +73,9 @@ def serve_due(game_id: int, later: timedelta = timedelta(0)) -> int:
     """Do all the table's schedule says is due (``later`` from now), as a runner would:
     bots' cards, cards for people whose clock ran out, a finished game's aftermath.
     Return how many things were done."""
-    from django.conf import settings
     from django.utils import timezone
 
     from games import flow
-    from games.engine.bots import Budget
     from games.thinking import choose
 
     done = 0
@@ -87,8 +85,7 @@ def serve_due(game_id: int, later: timedelta = timedelta(0)) -> int:
             return done
         done += 1
         if isinstance(outcome, flow.Thinking):
-            budget = Budget(seconds=settings.COINS_BOT_SECONDS)
-            card = choose(outcome.level, outcome.seed, outcome.view, budget)
+            card = choose(outcome.level, outcome.seed, outcome.view)
             flow.play_thought(game_id=game_id, expected_moves=outcome.moves, card=card)
 
 

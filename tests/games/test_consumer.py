@@ -437,9 +437,9 @@ async def test_search_bots_think_in_another_process(alice, monkeypatch):
     asked = []
     real = thinking.choose_elsewhere
 
-    async def spy(level, seed, view, budget):
+    async def spy(level, seed, view):
         asked.append((level, view.seat, len(view.hand)))
-        return await real(level, seed, view, budget)
+        return await real(level, seed, view)
 
     monkeypatch.setattr(runner, "choose_elsewhere", spy)
     game = await db(services.game_create)(
@@ -480,6 +480,50 @@ async def test_hints_in_casual_games_only_on_your_turn(alice, bob):
     reply = await watcher.frame_where(lambda f: "table-message" in f)
     assert "Hints are off in rated games." in reply
     await watcher.close()
+
+
+async def test_one_hint_at_a_time_per_socket_and_ten_a_minute_per_person(alice, monkeypatch):
+    """A second hint while one is thought out is refused; past ten in a minute, over all of
+    a person's sockets, hints are refused with the reason; play goes on meanwhile."""
+    from django.core.cache import cache
+
+    from games import consumers
+
+    cache.clear()
+    release = asyncio.Event()
+    asked = []
+
+    async def slow_choose(bot_name, seed, view):
+        asked.append(bot_name)
+        await release.wait()
+        return view.legal_cards[0]
+
+    monkeypatch.setattr(consumers, "choose_elsewhere", slow_choose)
+    game = await db(services.game_create)(
+        creator=alice, target=10, seat_kinds=["me", "random", "random"], is_rated=False
+    )
+    client = Client(game.pk, alice, 0)
+    await client.connect()
+    await client.board_where(can_play)
+    await client.send({"hint": "1"})
+    await client.send({"hint": "1"})
+    reply = await client.frame_where(lambda f: "table-message" in f)
+    assert "Your hint is on its way: one at a time." in reply
+    release.set()
+    reply = await client.frame_where(lambda f: "table-message hint" in f)
+    assert "Play the " in reply and asked == ["expert-v2"]  # thought by the hard level
+    second = Client(game.pk, alice, 0)  # the allowance is the person's, not the socket's
+    await second.connect()
+    await second.board_where(can_play)
+    for _ in range(9):
+        await second.send({"hint": "1"})
+        await second.frame_where(lambda f: "table-message hint" in f)
+    await second.send({"hint": "1"})
+    reply = await second.frame_where(lambda f: "table-message" in f)
+    assert "You have asked for 10 hints this minute" in reply and len(asked) == 10
+    await client.close()
+    await second.close()
+    cache.clear()
 
 
 async def test_each_seat_shows_live_whether_its_person_is_connected(alice, bob, carol):

@@ -76,7 +76,7 @@ def test_an_absent_person_is_played_for_then_replaced_and_ranked_last(alice, bob
     game = wait_for_turn(game, 0)
     flow.run_due(game.pk, now=game.turn_deadline)  # the second card in a row: a bot sits in
     seat = Seat.objects.get(game=game, number=0)
-    assert seat.stand_in == "heuristic" and seat.user_id == alice.pk
+    assert seat.stand_in == "careful" and seat.user_id == alice.pk
     with pytest.raises(services.NotSeated, match="bot plays your seat"):
         flow.play_card(game_id=game.pk, user=alice, card="1O")
 
@@ -89,7 +89,7 @@ def test_an_absent_person_is_played_for_then_replaced_and_ranked_last(alice, bob
     assert game.status == Game.Status.FINISHED
     record = game_record(game)
     autos = [t["auto"] for h in record["hands"] for t in h["tricks"] if "auto" in t]
-    assert autos == [[0], [0]] and record["players"][0]["stand_in"] == "heuristic"
+    assert autos == [[0], [0]] and record["players"][0]["stand_in"] == "careful"
     assert state_from_record(record).winner == game.winner_seat  # still a conforming record
     events = {e.seat: e.rank for e in game_rate(game_id=game.pk)}
     assert events[0] == 3  # the absent person is ranked last, whatever their points
@@ -133,7 +133,7 @@ def test_without_a_clock_a_gone_person_is_replaced_when_others_play_on(alice, bo
     game = clocked_game(alice, bob, clock=None)
     game = wait_for_turn(game, 0)
     assert flow.run_due(game.pk, now=timezone.now() + timedelta(minutes=11)).cards == 0
-    assert Seat.objects.get(game=game, number=0).stand_in == "heuristic"
+    assert Seat.objects.get(game=game, number=0).stand_in == "careful"
     assert Game.objects.get(pk=game.pk).is_running
 
 

@@ -86,14 +86,14 @@ def test_every_game_is_listed_newest_first_with_its_facts(client, alice, bob, ca
     row = row_html(html, finished)
     assert f"<td>{len(record['hands'])} / {tricks}</td>" in row
     assert "Alba" not in row and "Bruno (bot)" in row and "Carmen (bot)" in row
-    assert row.count("Random (easy)") == 2
+    assert row.count(">Random<") == 2
     scores = "".join(re.findall(r"<td>((?:<strong>)?\d+.*?)</td>", row)[1:2])
     assert [int(n) for n in re.findall(r"\d+", scores)] == record["scores"]
     row = row_html(html, lost)
     assert "bob" in row and "carol" in row and "badge" not in row and "1 h 05 min" in row
     assert f'href="/games/{lost.pk}/replay/"' in row
     row = row_html(html, abandoned)
-    assert "Random (easy)" in row and "Heuristic (medium)" in row and "7 min" in row
+    assert ">Random<" in row and ">Easy<" in row and "7 min" in row
 
 
 def test_filters_by_result_opponents_and_target(client, alice, bob, carol):

@@ -75,8 +75,8 @@ def test_after_the_chosen_wait_bots_fill_the_free_seats(alice, bob):
     seats = list(Seat.objects.filter(game=game).order_by("number"))
     assert [(s.user_id, s.bot, s.placeholder) for s in seats] == [
         (alice.pk, "", False),
-        (None, "heuristic", True),
-        (None, "heuristic", True),
+        (None, "careful", True),
+        (None, "careful", True),
     ]
     if seats[game.to_play].bot:  # a bot would lead: a late person still has a moment
         assert game.due_at >= timezone.now() + START_GRACE - timedelta(seconds=2)

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 def finished(alice, bob):
     """A finished game: alice in seat 0, bob in seat 1, an expert bot in seat 2."""
     game = services.game_create(
-        creator=alice, target=10, seat_kinds=["me", "open", "expert"], is_rated=False
+        creator=alice, target=10, seat_kinds=["me", "open", "expert-v2"], is_rated=False
     )
     services.seat_join(game_id=game.pk, user=bob)
     flow.resign(game_id=game.pk, user=bob)
@@ -34,7 +34,8 @@ def test_the_new_table_starts_once_everyone_accepted_with_the_same_seats(finishe
     offer = rematch_accept(game_id=finished.pk, user=bob)
     new = offer.new_game
     assert new is not None and new.status == Game.Status.IN_PROGRESS
-    assert seats_of(new) == seats_of(finished) == [(alice.pk, ""), (bob.pk, ""), (None, "expert")]
+    same_seats = [(alice.pk, ""), (bob.pk, ""), (None, "expert-v2")]
+    assert seats_of(new) == seats_of(finished) == same_seats
     assert (new.target, new.is_public, new.is_rated) == (10, True, False)
     with pytest.raises(RematchRefused, match="already started"):
         rematch_accept(game_id=finished.pk, user=alice)
@@ -73,10 +74,10 @@ def test_a_running_game_has_no_rematch(alice):
 
 
 def test_alone_against_bots_the_rematch_starts_at_once(alice):
-    game = services.game_create(creator=alice, target=10, seat_kinds=["random", "me", "expert"])
+    game = services.game_create(creator=alice, target=10, seat_kinds=["random", "me", "expert-v2"])
     flow.resign(game_id=game.pk, user=alice)
     new = rematch_accept(game_id=game.pk, user=alice).new_game
-    assert seats_of(new) == [(None, "random"), (alice.pk, ""), (None, "expert")]
+    assert seats_of(new) == [(None, "random"), (alice.pk, ""), (None, "expert-v2")]
 
 
 def test_the_result_panel_walks_through_the_offer(client, finished, alice, bob, carol):

@@ -21,7 +21,7 @@ BOTS = ["me", "random", "random"]
 NEW_TABLE = {
     "target": "15",
     "seat_left": "heuristic",
-    "seat_right": "random",
+    "seat_right": "careful",
     "is_public": "public",
 }
 
@@ -137,7 +137,18 @@ def test_the_form_creates_a_table_with_two_bots_starts_it_and_opens_it(client, a
     assert response.status_code == 302 and response["Location"] == f"/games/{game.pk}/"
     assert (game.target, game.status, game.is_public) == (15, Game.Status.IN_PROGRESS, True)
     seats = list(game.seats.order_by("number").values_list("user_id", "bot"))
-    assert seats == [(alice.pk, ""), (None, "heuristic"), (None, "random")]
+    assert seats == [(alice.pk, ""), (None, "heuristic"), (None, "careful")]
+
+
+def test_the_form_offers_the_three_levels_and_refuses_a_retired_bot(client, alice):
+    client.force_login(alice)
+    html = client.get("/games/new/").content.decode()
+    for bot, level in (("heuristic", "easy"), ("careful", "medium"), ("expert-v2", "hard")):
+        assert f'<option value="{bot}"' in html and f"Bot: {level.capitalize()}" in html
+    assert 'value="expert-v1"' not in html and 'value="random"' not in html
+    response = new_table(client, seat_left="expert-v1")
+    assert response.status_code == 200 and response.context["form"].errors["seat_left"]
+    assert not Game.objects.exists()
 
 
 @pytest.mark.parametrize("other", ["37", "0", "100", None])
@@ -163,14 +174,14 @@ def test_an_open_seat_makes_a_waiting_table(client, alice):
 # -- quick play -----------------------------------------------------------------------------
 
 
-def test_quick_play_posts_start_a_game_against_two_heuristic_bots_gets_are_refused(client, alice):
+def test_quick_play_posts_start_a_game_against_two_medium_bots_gets_are_refused(client, alice):
     client.force_login(alice)
     response = client.post("/games/quick-play/")
     game = Game.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/games/{game.pk}/"
     assert game.status == Game.Status.IN_PROGRESS
     seats = list(game.seats.order_by("number").values_list("user_id", "bot"))
-    assert seats == [(alice.pk, ""), (None, "heuristic"), (None, "heuristic")]
+    assert seats == [(alice.pk, ""), (None, "careful"), (None, "careful")]
     assert client.get("/games/quick-play/").status_code == 405 and Game.objects.count() == 1
 
 

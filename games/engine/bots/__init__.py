@@ -1,12 +1,19 @@
 """Computer players, by level name."""
 
 from .base import Bot, Budget
+from .careful import CarefulBot
 from .expert import ExpertBot
+from .expert_v1 import ExpertV1Bot
 from .heuristic import HeuristicBot
+from .levels import EASY, HARD, LEVEL_OF_BOT, LEVELS, MEDIUM, Level
 from .random_bot import RandomBot
 
-BOT_CLASSES: dict[str, type[Bot]] = {cls.name: cls for cls in (RandomBot, HeuristicBot, ExpertBot)}
+BOT_CLASSES: dict[str, type[Bot]] = {
+    cls.name: cls for cls in (RandomBot, CarefulBot, HeuristicBot, ExpertV1Bot, ExpertBot)
+}
 BOT_NAMES = tuple(BOT_CLASSES)
+SEARCH_BOTS = frozenset(name for name, cls in BOT_CLASSES.items() if cls.searches)
+assert {level.bot for level in LEVELS} <= set(BOT_NAMES)
 
 
 def make_bot(name: str, seed: int | str | None = None) -> Bot:
@@ -22,10 +29,19 @@ def make_bot(name: str, seed: int | str | None = None) -> Bot:
 __all__ = [
     "BOT_CLASSES",
     "BOT_NAMES",
+    "EASY",
+    "HARD",
+    "LEVELS",
+    "LEVEL_OF_BOT",
+    "MEDIUM",
+    "SEARCH_BOTS",
     "Bot",
     "Budget",
+    "CarefulBot",
     "ExpertBot",
+    "ExpertV1Bot",
     "HeuristicBot",
+    "Level",
     "RandomBot",
     "make_bot",
 ]

@@ -22,10 +22,17 @@ class Budget:
 
 
 class Bot(ABC):
-    """A computer player. Subclasses set ``name`` and implement ``choose``."""
+    """A computer player. Subclasses set ``name`` and implement ``choose``.
+
+    ``budget`` is the bot's own budget: the site, hints, ``simulate`` and ``ladder`` all use
+    it, so what is measured is what people play against. ``searches`` marks a bot that
+    thinks long enough to need a worker process.
+    """
 
     name = ""
     label = ""
+    budget: Budget | None = None
+    searches = False
 
     def __init__(self, seed: int | str | None = None):
         self.rng = random.Random(seed)

@@ -1,24 +1,18 @@
-"""The strongest opponent: Perfect Information Monte Carlo search over its own view.
+"""The hard level: Perfect Information Monte Carlo search with opponent models.
 
 The bot knows its hand and every card played, so the cards it has not seen lie in the other
-two hands, in sizes it also knows. Each iteration deals those unseen cards at random to the
-two other seats (a *determinization*), then, for every card it could play, plays that card
-and rolls the rest of the hand out with a fast rule-based policy on plain int lists. The
-card with the best average outcome is played.
+two hands, in sizes it also knows. Each iteration deals those cards at random to the two
+other seats (a *determinization*), draws a policy for each opponent from the opponent models
+of `playouts.py`, and for every card it could play, plays that card and plays the hand out.
+The card with the best total is played.
 
-Outcomes are judged by what wins this game: a rollout in which the bot reaches the target
-is worth +1 and one in which an opponent does is worth -1; a rollout that ends the hand with
+Outcomes are judged by what wins this game: a play-out in which the bot reaches the target
+is worth +1, one in which an opponent does is worth -1, and one that ends the hand with
 nobody at the target is worth less, by how far ahead of the leading opponent the bot is.
 
-The rollout policy, used for every seat, looks one trick ahead like the heuristic bot:
-
-* leading or second to play, a card is judged by the average outcome of the trick against
-  every answer from the rest of the deck (tables computed once at import);
-* last to play, the trick is known: win Coins cheaply, never give Coins away, shed low cards,
-  and a trick that reaches the target counts for far more than its points.
-
-It reads only the `SeatView` it is handed; the iteration budget (determinizations) makes it
-reproducible for a seed, and a wall-clock cap keeps it responsive.
+The iteration budget (determinizations) makes a bot reproducible for a seed; the wall-clock
+cap is a safety net sized so that it never decides on our machines (see the README's
+think-time figures, measured through the site's own path).
 """
 
 from __future__ import annotations
@@ -26,84 +20,13 @@ from __future__ import annotations
 import math
 import time
 
-from ..cards import CARD_POINTS
 from ..tricks import TRICK_TABLE
 from ..views import SeatView
 from .base import Bot, Budget, require_turn
+from .playouts import CAREFUL, LOOKAHEAD, playout
 
-# 40 determinizations: about 7 ms at p50 and 30 ms at p95 on one core, so the clock cap is a
-# safety net that should never decide (a game between bots then replays exactly).
-DEFAULT_BUDGET = Budget(iterations=40, seconds=0.24)
-
-COIN_KEEP_VALUE = 0.45  # a Coins card in hand is a point we may still win with it
-STRENGTH_KEEP_VALUE = 0.12  # an Ace is worth keeping a little more than a 2
-OPPONENT_POINT_COST = 0.5  # a point to one opponent is shared harm: half a point of ours
-GAME_DECIDING = 100.0  # in the rollout policy, a trick that ends the game outweighs all
-
-WIN, LOSS = 1.0, -1.0  # rollout outcomes when someone reaches the target
 LEAD_SCALE = 4.0  # hand worth: tanh of the points ahead of the leading opponent / 4
 MEAN_SCALE = 6.0
-
-KEEP = tuple(
-    COIN_KEEP_VALUE * CARD_POINTS[c] + STRENGTH_KEEP_VALUE * (c % 12) / 11 for c in range(48)
-)
-
-
-def _build_policy_tables():
-    """Return the rollout policy's card values by trick position, keep value included.
-
-    ``lead[c]``: leading ``c``; ``second[a][c]``: answering ``a`` with ``c``;
-    ``third[a * 48 + b][c]``: closing ``a, b`` with ``c`` (no target bonus).
-    """
-    table = TRICK_TABLE
-    third = []
-    for a in range(48):
-        for b in range(48):
-            row = [0.0] * 48
-            if a != b:
-                base = (a * 48 + b) * 48
-                for c in range(48):
-                    if c in (a, b):
-                        continue
-                    entry = table[base + c]
-                    pts = entry >> 2
-                    gain = pts if entry & 3 == 2 else -OPPONENT_POINT_COST * pts
-                    row[c] = gain - KEEP[c]
-            third.append(row)
-    second = []
-    for a in range(48):
-        row = [0.0] * 48
-        for b in range(48):
-            if b == a:
-                continue
-            base = (a * 48 + b) * 48
-            total = 0.0
-            for c in range(48):
-                if c in (a, b):
-                    continue
-                entry = table[base + c]
-                pts = entry >> 2
-                total += pts if entry & 3 == 1 else -OPPONENT_POINT_COST * pts
-            row[b] = total / 46 - KEEP[b]
-        second.append(row)
-    lead = []
-    for a in range(48):
-        total = 0.0
-        for b in range(48):
-            if b == a:
-                continue
-            base = (a * 48 + b) * 48
-            for c in range(48):
-                if c in (a, b):
-                    continue
-                entry = table[base + c]
-                pts = entry >> 2
-                total += pts if entry & 3 == 0 else -OPPONENT_POINT_COST * pts
-        lead.append(total / (47 * 46) - KEEP[a])
-    return tuple(lead), tuple(second), tuple(third)
-
-
-LEAD_VALUE, SECOND_VALUE, THIRD_VALUE = _build_policy_tables()
 
 
 def hand_value(scores, me: int) -> float:
@@ -115,93 +38,26 @@ def hand_value(scores, me: int) -> float:
     return 0.6 * ahead + 0.3 * mean
 
 
-def rollout(hands, trick, leader, scores, target, me) -> float:
-    """Play the hand out from this position with the policy; return its worth to ``me``.
-
-    ``hands`` (three lists), ``trick`` (a list) and ``scores`` (a list) are consumed. The
-    loop plays one whole trick a turn, starting with the cards of ``trick`` already down.
-    """
-    table = TRICK_TABLE
-    lead_get = LEAD_VALUE.__getitem__
-    second_value = SECOND_VALUE
-    third_value = THIRD_VALUE
-    keep = KEEP
-    danger = target - 3  # from this score on, one trick may end the game
-    near_end = max(scores) >= danger
-    n = len(trick)
-    a = trick[0] if n > 0 else -1
-    b = trick[1] if n > 1 else -1
-    while True:
-        if a < 0:
-            hand = hands[leader]
-            if not hand:
-                break
-            a = max(hand, key=lead_get) if len(hand) > 1 else hand[0]
-            hand.remove(a)
-        second = (leader + 1) % 3
-        if b < 0:
-            hand = hands[second]
-            if not hand:
-                break
-            b = max(hand, key=second_value[a].__getitem__) if len(hand) > 1 else hand[0]
-            hand.remove(b)
-        third = (second + 1) % 3
-        hand = hands[third]
-        if not hand:
-            break
-        base = (a * 48 + b) * 48
-        if len(hand) == 1:
-            card = hand[0]
-        elif not near_end:
-            card = max(hand, key=third_value[a * 48 + b].__getitem__)
-        else:
-            card, best = hand[0], -1e9
-            for c in hand:
-                entry = table[base + c]
-                pts = entry >> 2
-                winner = (leader + (entry & 3)) % 3
-                if winner == third:
-                    value = pts + (GAME_DECIDING if pts and scores[third] + pts >= target else 0)
-                else:
-                    value = -OPPONENT_POINT_COST * pts
-                    if pts and scores[winner] + pts >= target:
-                        value -= GAME_DECIDING
-                value -= keep[c]
-                if value > best:
-                    card, best = c, value
-        hand.remove(card)
-        entry = table[base + card]
-        leader = (leader + (entry & 3)) % 3
-        pts = entry >> 2
-        if pts:
-            total = scores[leader] + pts
-            if total >= target:
-                return WIN if leader == me else LOSS
-            scores[leader] = total
-            if total >= danger:
-                near_end = True
-        a = b = -1
-    return hand_value(scores, me)
-
-
 class ExpertBot(Bot):
-    name = "expert"
-    label = "Expert (hard)"
+    name = "expert-v2"
+    label = "Expert v2"
+    searches = True
+    budget = Budget(iterations=100, seconds=0.5)
+    lookahead_share = 0.5  # chance that a play-out models an opponent as LOOKAHEAD
+    own_model = CAREFUL  # the bot's own later cards in a play-out
 
     def choose(self, view: SeatView, budget: Budget | None = None) -> int:
         hand = require_turn(view)
         if len(hand) == 1:
             return hand[0]
-        budget = budget or DEFAULT_BUDGET
-        iterations = budget.iterations
-        if iterations is None:
-            iterations = DEFAULT_BUDGET.iterations if budget.seconds is None else 10**9
+        budget = budget or self.budget
+        iterations = budget.iterations or self.budget.iterations
         deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
         totals = self.evaluate(view, iterations, deadline)
         return max(hand, key=lambda card: totals[card])
 
     def evaluate(self, view: SeatView, iterations: int, deadline: float | None = None) -> dict:
-        """Return the summed rollout worth of each legal card over the determinizations."""
+        """Return the summed play-out worth of each legal card over the determinizations."""
         me, target = view.seat, view.target
         hand = list(view.legal_cards)
         left, right = (me + 1) % 3, (me + 2) % 3
@@ -214,14 +70,18 @@ class ExpertBot(Bot):
         scores0 = list(view.scores)
         totals = dict.fromkeys(hand, 0.0)
         closes = len(trick0) == 2
-        shuffle = self.rng.shuffle
+        rng = self.rng
+        share = self.lookahead_share
         clock = time.perf_counter
+        models = [self.own_model] * 3
         for done in range(iterations):
             if deadline is not None and done and clock() > deadline:
                 break
-            shuffle(unseen)
+            rng.shuffle(unseen)
             left_cards = unseen[:n_left]
             right_cards = unseen[n_left : n_left + n_right]
+            models[left] = LOOKAHEAD if rng.random() < share else CAREFUL
+            models[right] = LOOKAHEAD if rng.random() < share else CAREFUL
             for card in hand:
                 hands = [None, None, None]
                 hands[left] = list(left_cards)
@@ -229,19 +89,18 @@ class ExpertBot(Bot):
                 mine = list(hand)
                 mine.remove(card)
                 hands[me] = mine
+                scores = list(scores0)
                 if closes:
                     a, b = trick0
                     entry = TRICK_TABLE[(a * 48 + b) * 48 + card]
                     winner = (leader + (entry & 3)) % 3
-                    pts = entry >> 2
-                    scores = list(scores0)
-                    if pts and scores[winner] + pts >= target:
-                        totals[card] += WIN if winner == me else LOSS
+                    points = entry >> 2
+                    if points and scores[winner] + points >= target:
+                        totals[card] += 1.0 if winner == me else -1.0
                         continue
-                    scores[winner] += pts
-                    totals[card] += rollout(hands, [], winner, scores, target, me)
+                    scores[winner] += points
+                    trick, first = [], winner
                 else:
-                    totals[card] += rollout(
-                        hands, [*trick0, card], leader, list(scores0), target, me
-                    )
+                    trick, first = [*trick0, card], leader
+                totals[card] += playout(hands, trick, first, scores, target, me, models, hand_value)
         return totals
