@@ -84,7 +84,10 @@ def game_create(
     return game
 
 
-def game_quick_play(*, user, bot: str = BotLevel.CAREFUL, target: int = 10) -> Game:
+QUICK_PLAY_BOT = BotLevel.CAREFUL  # the medium level
+
+
+def game_quick_play(*, user, bot: str = QUICK_PLAY_BOT, target: int = 10) -> Game:
     """Start a game at once against two bots of level ``bot``."""
     return game_create(creator=user, target=target, seat_kinds=[ME, bot, bot], is_public=True)
 

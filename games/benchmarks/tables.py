@@ -40,6 +40,7 @@ STALL_SECONDS = 15  # a table that hears nothing for this long has lost an updat
 @dataclass
 class Tally:
     latencies: list[float] = field(default_factory=list)  # seconds
+    turn_waits: list[float] = field(default_factory=list)  # card sent -> our turn again
     human_moves: int = 0
     games_finished: int = 0
     errors: Counter = field(default_factory=Counter)
@@ -89,6 +90,7 @@ class DaphneServer:
             **os.environ,
             "COINS_BOT_PAUSE": str(bot_pause),
             "COINS_QUERY_LOG": str(query_log),
+            "COINS_THINK_LOG": str(query_log.with_name("thinking.log")),
         }
         env.setdefault("ALLOWED_HOSTS", "127.0.0.1,localhost")
         self.process = subprocess.Popen(
@@ -135,7 +137,15 @@ class DaphneServer:
 
 
 async def play_table(
-    *, base: str, session_key: str, user, think: float, deadline: float, tally: Tally, origin: str
+    *,
+    base: str,
+    session_key: str,
+    user,
+    think: float,
+    deadline: float,
+    tally: Tally,
+    origin: str,
+    bot: str,
 ) -> None:
     """Play games at one table until the deadline, timing each move's update.
 
@@ -145,7 +155,7 @@ async def play_table(
     """
     await asyncio.sleep(random.uniform(0, think))
     while time.monotonic() < deadline:
-        game = await sync_to_async(services.game_quick_play)(user=user)
+        game = await sync_to_async(services.game_quick_play)(user=user, bot=bot)
         headers = {"Cookie": f"sessionid={session_key}", "Origin": origin}
         async with websockets.connect(
             f"{base}/ws/games/{game.pk}/",
@@ -181,11 +191,16 @@ async def _next_board(ws, tally: Tally, after: int = -1) -> tuple[str | None, in
 async def _play_game(ws, think: float, deadline: float, tally: Tally) -> bool:
     """Play one game to its end; return False if the deadline came first."""
     frame, moves = await _next_board(ws, tally)
+    sent = None  # when our last card went: the wait for our next turn starts there
     while True:
         if frame is None:
             frame, moves = await _next_board(ws, tally)
             continue
-        if 'id="game-result"' in frame:
+        over = 'id="game-result"' in frame
+        if sent is not None and (over or 'data-your-turn="true"' in frame):
+            tally.turn_waits.append(time.perf_counter() - sent)
+            sent = None
+        if over:
             return True
         if 'data-your-turn="true"' not in frame:
             frame, moves = await _next_board(ws, tally, moves)
@@ -195,7 +210,7 @@ async def _play_game(ws, think: float, deadline: float, tally: Tally) -> bool:
         if time.monotonic() >= deadline:
             return False
         card = CARD.findall(HAND.search(frame).group(0))[0]
-        started = time.perf_counter()
+        started = sent = time.perf_counter()
         await ws.send(f'{{"card": "{card}"}}')
         reply, reply_moves = await _next_board(ws, tally, moves)
         if reply is not None:
@@ -244,7 +259,9 @@ def query_figures(path: Path) -> dict:
     }
 
 
-async def run_tables(*, tables: int, think: float, seconds: float, bases: list, players: list):
+async def run_tables(
+    *, tables: int, think: float, seconds: float, bases: list, players: list, bot: str
+):
     """Play ``tables`` tables at once, dealt round the servers ``bases`` (one person each
     on one server, as a proxy would spread them)."""
     tally = Tally()
@@ -259,11 +276,32 @@ async def run_tables(*, tables: int, think: float, seconds: float, bases: list, 
                 deadline=deadline,
                 tally=tally,
                 origin=_origin(bases[n % len(bases)]),
+                bot=bot,
             )
             for n, (user, key) in enumerate(players[:tables])
         )
     )
     return tally
+
+
+def _spread(values: list[float]) -> dict:
+    return {
+        "p50": round(percentile(values, 0.50), 2),
+        "p95": round(percentile(values, 0.95), 2),
+        "max": round(max(values), 2) if values else None,
+        "count": len(values),
+    }
+
+
+def think_figures(path: Path) -> dict:
+    """CPU per card of each search bot, as the site's worker processes logged it."""
+    by_bot: dict[str, list[float]] = {}
+    if path.exists():
+        for line in path.read_text().splitlines():
+            parts = line.split()
+            if len(parts) == 2:
+                by_bot.setdefault(parts[0], []).append(float(parts[1]) * 1000)
+    return {bot: _spread(values) for bot, values in by_bot.items()}
 
 
 def _origin(base: str) -> str:
@@ -284,6 +322,7 @@ def benchmark(
     url: str | None = None,
     servers: int = 1,
     bot_pause: float = 0.0,
+    bot: str = services.QUICK_PLAY_BOT,
 ) -> dict:
     """Run the benchmark and return its figures."""
     run = secrets.token_hex(3)
@@ -297,7 +336,9 @@ def benchmark(
     cpu_used = None
     try:
         tally = asyncio.run(
-            run_tables(tables=tables, think=think, seconds=seconds, bases=bases, players=players)
+            run_tables(
+                tables=tables, think=think, seconds=seconds, bases=bases, players=players, bot=bot
+            )
         )
     finally:
         elapsed = time.perf_counter() - started
@@ -308,6 +349,7 @@ def benchmark(
             daphne.stop()
     all_moves = moves_played_by(players) - moves_before
     lat = [x * 1000 for x in tally.latencies]
+    waits = [x * 1000 for x in tally.turn_waits]
     return {
         "tables": tables,
         "servers": len(bases),
@@ -326,6 +368,11 @@ def benchmark(
             "max": round(max(lat), 2) if lat else None,
             "mean": round(statistics.fmean(lat), 2) if lat else None,
         },
+        "bot": bot,
+        # A person's wait from their card to their next turn (the bots' pauses and
+        # thinking included): what a table of search bots feels like.
+        "turn_wait_ms": _spread(waits),
+        "bot_think_cpu_ms": {} if url else think_figures(query_log.with_name("thinking.log")),
         "games_finished": tally.games_finished,
         # What the server spends per person's move (their card, the bots' answers, the
         # pushes): the figure that decides how many tables one process can serve.

@@ -151,3 +151,36 @@ def test_the_default_budget_answers_quickly():
         ExpertBot(deal).choose(view)
         times.append(time.perf_counter() - started)
     assert sorted(times)[2] < ExpertBot.budget.seconds + 0.1  # the clock cap is a safety net
+
+
+def test_inference_reads_each_opponents_plays_of_this_hand_with_what_they_saw():
+    """Two careful beginners play against the expert; for the real deal the careful model
+    explains every card they played, and the look-ahead model explains fewer or as many."""
+    from games.engine.bots.expert import model_likelihoods, opponent_plays
+
+    state = GameState(10, seed="inference")
+    bots = {1: make_bot("careful", 1), 2: make_bot("careful", 2), 0: make_bot("random", 0)}
+    while not (state.to_play == 0 and len(state.current_hand.tricks) >= 5):
+        seat = state.to_play
+        state.play(seat, bots[seat].choose(state.view_for(seat)))
+    view = state.view_for(0)
+    plays = opponent_plays(view)
+    played_by = {1: [], 2: []}
+    tricks = [(t.leader, t.cards) for t in view.tricks] + [(view.leader, view.trick)]
+    for leader, cards in tricks:
+        for position, card in enumerate(cards):
+            seat = (leader + position) % 3
+            if seat:
+                played_by[seat].append(card)
+    for seat in (1, 2):
+        assert [play[0] for play in plays[seat]] == played_by[seat][::-1]  # latest first
+        careful, lookahead = model_likelihoods(seat, state.hands[seat], plays[seat], 10)
+        assert careful == 1.0 and lookahead <= careful
+    # A deal that gives seat 1 a cheaper plain card than one it led is less likely.
+    led = next(t for t in view.tricks if t.leader == 1)
+    cheaper = [c for c in range(48) if c % 12 < led.cards[0] % 12 and not 12 <= c < 24]
+    unseen_cheaper = [c for c in cheaper if c in view.unseen_cards()]
+    if unseen_cheaper:
+        hand = [*state.hands[1][:-1], unseen_cheaper[0]]
+        careful, _ = model_likelihoods(1, hand, plays[1], 10)
+        assert careful < 1.0

@@ -23,7 +23,7 @@ import time
 from ..tricks import TRICK_TABLE
 from ..views import SeatView
 from .base import Bot, Budget, require_turn
-from .playouts import CAREFUL, LOOKAHEAD, playout
+from .playouts import CAREFUL, LOOKAHEAD, model_card, playout
 
 LEAD_SCALE = 4.0  # hand worth: tanh of the points ahead of the leading opponent / 4
 MEAN_SCALE = 6.0
@@ -36,6 +36,44 @@ def hand_value(scores, me: int) -> float:
     ahead = math.tanh((mine - max(a, b)) / LEAD_SCALE)
     mean = math.tanh((2 * mine - a - b) / (2 * MEAN_SCALE))
     return 0.6 * ahead + 0.3 * mean
+
+
+MISS = 0.3  # how much less likely a deal is per card a model would not have played from it
+
+
+def opponent_plays(view: SeatView) -> dict[int, list[tuple]]:
+    """Each opponent's cards this hand, latest first, with what it saw when it chose them:
+    ``(card, cards before it in the trick, the trick's leader, scores before the trick)``."""
+    scores = list(view.scores)
+    for trick in view.tricks:
+        scores[trick.winner] -= trick.points
+    plays: dict[int, list[tuple]] = {(view.seat + 1) % 3: [], (view.seat + 2) % 3: []}
+    tricks = [(t.leader, t.cards, t.winner, t.points) for t in view.tricks]
+    for leader, cards, winner, points in [*tricks, (view.leader, view.trick, None, 0)]:
+        before = tuple(scores)
+        for position, card in enumerate(cards):
+            seat = (leader + position) % 3
+            if seat in plays:
+                plays[seat].append((card, tuple(cards[:position]), leader, before))
+        if winner is not None:
+            scores[winner] += points
+    for seat_plays in plays.values():
+        seat_plays.reverse()
+    return plays
+
+
+def model_likelihoods(seat: int, hand, plays, target: int) -> list[float]:
+    """How well each opponent model (``CAREFUL``, ``LOOKAHEAD``) explains ``seat``'s plays
+    this hand if it holds ``hand`` now: 1 for a model that would have played every card,
+    times ``MISS`` for each card it would not have."""
+    held = list(hand)
+    likelihood = [1.0, 1.0]
+    for card, before, leader, scores in plays:  # latest first: each card goes back in hand
+        held.append(card)
+        for model in (CAREFUL, LOOKAHEAD):
+            if model_card(model, held, before, leader, seat, scores, target) != card:
+                likelihood[model] *= MISS
+    return likelihood
 
 
 class ExpertBot(Bot):
@@ -74,14 +112,22 @@ class ExpertBot(Bot):
         share = self.lookahead_share
         clock = time.perf_counter
         models = [self.own_model] * 3
+        plays = opponent_plays(view)
         for done in range(iterations):
             if deadline is not None and done and clock() > deadline:
                 break
             rng.shuffle(unseen)
             left_cards = unseen[:n_left]
             right_cards = unseen[n_left : n_left + n_right]
-            models[left] = LOOKAHEAD if rng.random() < share else CAREFUL
-            models[right] = LOOKAHEAD if rng.random() < share else CAREFUL
+            # Inference: a deal counts by how well it explains the opponents' plays, and
+            # each opponent is played out by a model drawn by how well it explains them.
+            weight = 1.0
+            for seat, cards in ((left, left_cards), (right, right_cards)):
+                careful, lookahead = model_likelihoods(seat, cards, plays[seat], target)
+                careful, lookahead = careful * (1 - share), lookahead * share
+                weight *= careful + lookahead
+                chosen = rng.random() * (careful + lookahead) < lookahead
+                models[seat] = LOOKAHEAD if chosen else CAREFUL
             for card in hand:
                 hands = [None, None, None]
                 hands[left] = list(left_cards)
@@ -96,11 +142,12 @@ class ExpertBot(Bot):
                     winner = (leader + (entry & 3)) % 3
                     points = entry >> 2
                     if points and scores[winner] + points >= target:
-                        totals[card] += 1.0 if winner == me else -1.0
+                        totals[card] += weight if winner == me else -weight
                         continue
                     scores[winner] += points
                     trick, first = [], winner
                 else:
                     trick, first = [*trick0, card], leader
-                totals[card] += playout(hands, trick, first, scores, target, me, models, hand_value)
+                worth = playout(hands, trick, first, scores, target, me, models, hand_value)
+                totals[card] += weight * worth
         return totals

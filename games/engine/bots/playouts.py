@@ -82,6 +82,26 @@ def playout(hands, trick, leader, scores, target, me, models, value) -> float:
     return value(scores, me)
 
 
+def model_card(model, hand, before, leader, seat, scores, target) -> int:
+    """The card ``model`` plays from ``hand`` with ``before`` on the table (one decision,
+    exactly as in a play-out): how a search bot asks what an opponent would have done."""
+    if not before:
+        if model:
+            return max(hand, key=LEAD_VALUE.__getitem__)
+        plain = [c for c in hand if not 12 <= c < 24]
+        return min(plain or hand, key=COST.__getitem__)
+    a = before[0]
+    if len(before) == 1:
+        if model:
+            return max(hand, key=SECOND_VALUE[a].__getitem__)
+        higher = [c for c in hand if a < c < 24] if 12 <= a < 24 else None
+        return min(higher) if higher else min(hand, key=COST.__getitem__)
+    base = (a * 48 + before[1]) * 48
+    if model:
+        return _lookahead_last(hand, base, leader, seat, scores, target)
+    return _careful_last(hand, base, scores[seat], target)
+
+
 def _careful_last(hand, base, my_score, target) -> int:
     """Take Coins (or the game) with the cheapest winning card, else throw the cheapest."""
     table = TRICK_TABLE

@@ -10,6 +10,8 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from games.benchmarks.tables import benchmark
+from games.engine.bots import LEVELS
+from games.services import QUICK_PLAY_BOT
 
 
 class Command(BaseCommand):
@@ -36,8 +38,15 @@ class Command(BaseCommand):
             help="seconds bots wait: 0 answers in the person's move; above, the runners play "
             "each bot's card when it is due (the site's default is 0.8)",
         )
+        parser.add_argument(
+            "--bot",
+            choices=[level.bot for level in LEVELS],
+            default=QUICK_PLAY_BOT,
+            help="the bots at every table, by level's bot (expert-v2 is hard: searches run "
+            "in the site's worker processes); reports people's wait for their next turn",
+        )
 
-    def handle(self, *args, tables, mode, think, seconds, url, servers, bot_pause, **options):
+    def handle(self, *args, tables, mode, think, seconds, url, servers, bot_pause, bot, **options):
         if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
             raise CommandError("Set DATABASE_URL to a PostgreSQL database: the server shares it.")
         if tables < 1 or seconds <= 0 or servers < 1 or bot_pause < 0:
@@ -51,6 +60,7 @@ class Command(BaseCommand):
             url=url,
             servers=servers,
             bot_pause=bot_pause,
+            bot=bot,
         )
         lat = figures["latency_ms"]
         self.stdout.write(
@@ -66,4 +76,14 @@ class Command(BaseCommand):
             f"({figures.get('queries_per_move')} statements per move of any seat); "
             f"errors {figures['errors']}, stalled tables {len(figures['stalled_tables'])}"
         )
+        wait = figures["turn_wait_ms"]
+        self.stdout.write(
+            f"bots {figures['bot']}: a person's wait for their next turn p50 {wait['p50']} ms, "
+            f"p95 {wait['p95']} ms, max {wait['max']} ms ({wait['count']} turns)"
+        )
+        for name, cpu in figures["bot_think_cpu_ms"].items():
+            self.stdout.write(
+                f"{name} CPU per card in the site's workers: p50 {cpu['p50']} ms, "
+                f"p95 {cpu['p95']} ms, max {cpu['max']} ms ({cpu['count']} cards)"
+            )
         self.stdout.write(json.dumps(figures))
