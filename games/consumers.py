@@ -248,10 +248,18 @@ def _message_from(text_data, bytes_data) -> dict | _Refusal:
         return _Refusal(_("That message is too large."))
     try:
         data = json.loads(text_data)
-    except ValueError:
+    except (ValueError, RecursionError):  # deeply nested input exhausts the parser's stack
         return _Refusal(_("That message is not valid JSON."))
     if not isinstance(data, dict):
         return _Refusal(_('Say which card to play, like {"card": "12O"}.'))
+    headers = data.get("HEADERS", {})  # htmx's ws extension sends the request headers
+    nested = any(isinstance(v, dict | list) for k, v in data.items() if k != "HEADERS")
+    if (
+        nested
+        or not isinstance(headers, dict)
+        or not all(isinstance(value, str | None) for value in headers.values())
+    ):
+        return _Refusal(_('A message holds plain values only, like {"card": "12O"}.'))
     return data
 
 

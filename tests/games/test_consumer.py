@@ -348,6 +348,9 @@ async def test_errors_go_to_the_sender_only_and_change_nothing(alice, bob, carol
     await refused(clients[mover], {"card": "13O"}, "not a card")
     await refused(clients[mover], {"card": 12}, "Say which card")
     await refused(clients[mover], "this is not json", "not valid JSON")
+    await refused(clients[mover], "[" * 1000 + "]" * 1000, "not valid JSON")  # no RecursionError
+    await refused(clients[mover], '{"card": ' + "[" * 900 + "]" * 900 + "}", "plain values only")
+    await refused(clients[mover], {"card": ["1O"]}, "plain values only")
     await refused(clients[mover], {"card": "1O", "padding": "x" * 5000}, "too large")
     await refused(stranger, {"card": other_card}, "not seated")
     await clients[mover].communicator.send_to(bytes_data=b"\x00\x01")
