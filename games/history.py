@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from django.db.models import Exists, F, Func, IntegerField, OuterRef, Prefetch, Q, QuerySet
+from django.db.models import Exists, F, Func, IntegerField, OuterRef, Prefetch, QuerySet
 from django.db.models.expressions import Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from .models import Game, Hand, Seat, Trick
+from .selectors import seen_by
 
 WON, LOST, ABANDONED, RUNNING = "won", "lost", "abandoned", "running"
 RESULTS = (WON, LOST, ABANDONED, RUNNING)
@@ -51,11 +52,8 @@ def games_of(
             ),
         )
     )
-    if viewer is None or not viewer.is_authenticated:
-        games = games.filter(is_public=True)
-    elif viewer.pk != player.pk:
-        seated = Exists(Seat.objects.filter(game=OuterRef("pk"), user=viewer))
-        games = games.filter(Q(is_public=True) | seated)
+    if viewer is None or viewer.pk != player.pk:
+        games = games.filter(seen_by(viewer))
     if result == WON:
         games = games.filter(status=Game.Status.FINISHED, winner_seat=F("player_seat"))
     elif result == LOST:

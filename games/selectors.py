@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Count, F, Prefetch, Q, QuerySet
+from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q, QuerySet
 
 from . import state_cache
 from .engine import GameState, parse_card
@@ -132,10 +132,24 @@ def player_stats(user) -> dict:
     return {"played": played, "won": won, "win_rate": won / played if played else None}
 
 
-def recent_games_of(user, limit: int = 10) -> list[Game]:
-    """The user's latest started games, with the seats needed to show opponents and scores."""
+def seen_by(viewer, game_field: str = "pk") -> Q:
+    """The privacy rule for lists: public games, and private ones ``viewer`` sat at.
+    ``game_field`` points from the listed rows to their game (``"game_id"`` for events)."""
+    public = "is_public" if game_field == "pk" else "game__is_public"
+    if viewer is None or not viewer.is_authenticated:
+        return Q(**{public: True})
+    seated = Exists(Seat.objects.filter(game=OuterRef(game_field), user=viewer))
+    return Q(**{public: True}) | Q(seated)
+
+
+def recent_games_of(user, viewer=None, limit: int = 10) -> list[Game]:
+    """The user's latest started games as ``viewer`` may see them (private games only to
+    the people who sat at them), with the seats needed to show opponents and scores."""
+    games = Game.objects.filter(seats__user=user, started_at__isnull=False)
+    if viewer is None or viewer.pk != user.pk:
+        games = games.filter(seen_by(viewer))
     return list(
-        Game.objects.filter(seats__user=user, started_at__isnull=False)
-        .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user")))
-        .order_by("-created_at")[:limit]
+        games.prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("user"))
+        ).order_by("-created_at")[:limit]
     )

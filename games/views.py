@@ -242,8 +242,8 @@ class PlayerView(TemplateView):
         player = get_object_or_404(get_user_model(), username=username)
         context["player"] = player
         context["stats"] = selectors.player_stats(player)
-        context["recent"] = selectors.recent_games_of(player, limit=10)
+        context["recent"] = selectors.recent_games_of(player, self.request.user, limit=10)
         context["profile_url"] = reverse("player_profile", args=[player.get_username()])
         context["rating"] = PlayerRating.objects.filter(user=player).first()
-        context["rating_history"] = rating_history(player)[:20]
+        context["rating_history"] = rating_history(player, self.request.user)[:20]
         return context

@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.db.models import Count, Exists, F, Max, OuterRef, Q, QuerySet, Subquery
 
 from games.models import Seat
+from games.selectors import seen_by
 
 from .models import Leaderboard, PlayerRating, RatingEvent, display_rating
 
@@ -74,8 +75,13 @@ def active_boards() -> QuerySet[Leaderboard]:
     return Leaderboard.objects.filter(is_active=True, is_public=True)
 
 
-def rating_history(user) -> QuerySet[RatingEvent]:
-    return RatingEvent.objects.filter(rating__user=user).select_related("game").order_by("-pk")
+def rating_history(user, viewer=None) -> QuerySet[RatingEvent]:
+    """``user``'s rated games, latest first, as ``viewer`` may see them (private games
+    only to the people who sat at them)."""
+    events = RatingEvent.objects.filter(rating__user=user)
+    if viewer is None or viewer.pk != user.pk:
+        events = events.filter(seen_by(viewer, "game_id"))
+    return events.select_related("game").order_by("-pk")
 
 
 __all__ = ["active_boards", "board_events", "rating_history", "standing_row", "standings"]

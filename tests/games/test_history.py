@@ -196,3 +196,41 @@ def test_duration_text():
     assert duration_text(timedelta(seconds=42)) == "42 s"
     assert duration_text(timedelta(minutes=12, seconds=59)) == "12 min"
     assert duration_text(timedelta(hours=2, minutes=3)) == "2 h 03 min"
+
+
+def test_the_player_page_shows_private_games_only_to_their_players(
+    client, alice, bob, carol, make_user
+):
+    """Recent games and rating history of /players/<u>/ follow the same rule as the history
+    page: a private table (its opponents, scores and replay link) only to who sat at it."""
+    from ratings.models import PlayerRating, RatingEvent
+
+    public = with_bots(alice)
+    private = with_people(alice, [bob, carol], is_public=False)
+    for game in (public, private):
+        rating, _ = PlayerRating.objects.get_or_create(user=alice)
+        RatingEvent.objects.create(
+            rating=rating,
+            game=game,
+            seat=0,
+            rank=1,
+            score=10,
+            mu_before=25,
+            sigma_before=8,
+            mu_after=27,
+            sigma_after=7,
+        )
+
+    def shown(viewer):
+        if viewer is None:
+            client.logout()
+        else:
+            client.force_login(viewer)
+        html = client.get("/players/alice/").content.decode()
+        return {pk for pk in (public.pk, private.pk) if f"/games/{pk}/replay/" in html}, html
+
+    for viewer in (alice, bob):
+        assert shown(viewer)[0] == {public.pk, private.pk}
+    for viewer in (make_user("dora"), None):
+        games, html = shown(viewer)
+        assert games == {public.pk} and "carol" not in html and "bob" not in html
