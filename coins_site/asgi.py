@@ -9,6 +9,16 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "coins_site.settings")
 django_asgi_app = get_asgi_application()  # before importing consumers: it sets up Django
 
+from django.conf import settings  # noqa: E402
+from django.core.exceptions import ImproperlyConfigured  # noqa: E402
+
+if not settings.DEBUG and settings.SECRET_KEY == settings.DEVELOPMENT_SECRET_KEY:
+    raise ImproperlyConfigured(
+        "Refusing to serve with DJANGO_DEBUG off and no SECRET_KEY: anyone could forge "
+        "sessions with the public development key. Set SECRET_KEY to a long random string "
+        "(or DJANGO_DEBUG=1 on a development machine)."
+    )
+
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402

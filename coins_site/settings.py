@@ -27,8 +27,10 @@ def env_list(name: str, default: str = "") -> list[str]:
 
 
 DEBUG = env_bool("DJANGO_DEBUG", False)
-# Without SECRET_KEY the site runs on a development key; `check --deploy` flags it (W009).
-SECRET_KEY = os.environ.get("SECRET_KEY") or "django-insecure-coins-development-key-do-not-deploy"
+# Without SECRET_KEY, commands and a DEBUG server run on a development key; a server with
+# DEBUG off refuses to start on it (coins_site/asgi.py).
+DEVELOPMENT_SECRET_KEY = "django-insecure-coins-development-key-do-not-deploy"
+SECRET_KEY = os.environ.get("SECRET_KEY") or DEVELOPMENT_SECRET_KEY
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 

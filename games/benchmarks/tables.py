@@ -90,6 +90,7 @@ class DaphneServer:
             **os.environ,
             "COINS_BOT_PAUSE": str(bot_pause),
             "COINS_QUERY_LOG": str(query_log),
+            "SECRET_KEY": settings.SECRET_KEY,  # the sessions made here are signed with it
             "COINS_THINK_LOG": str(query_log.with_name("thinking.log")),
         }
         env.setdefault("ALLOWED_HOSTS", "127.0.0.1,localhost")

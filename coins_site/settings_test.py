@@ -1,0 +1,11 @@
+"""Settings for the test suite: the site's settings with a test-only secret key (so the
+server, which refuses to run without one, starts in the browser tests) and a fast password
+hasher (PBKDF2's deliberate slowness would dominate the suite's time)."""
+
+import os
+
+os.environ.setdefault("SECRET_KEY", "coins-tests-only-not-a-secret")
+
+from .settings import *  # noqa: F403
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
