@@ -75,6 +75,8 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
         self.request = socket_request(self.scope, self.game_id)
         refusal, self.seed = await in_db_thread(_access)(self.game_id, self.request)
         if refusal is not None:
+            # Accepted first, so the page hears why (a refused handshake is a bare HTTP 403).
+            await self.accept()
             await self.close(code=refusal)
             return
         self.group = group_name(self.game_id)

@@ -29,7 +29,14 @@
     lastHeard = Date.now();
     socket.send(SYNC);
   }, 1000);
-  document.addEventListener("htmx:wsClose", function () { setState("closed"); });
+  // The server's reasons to close for good: this viewer may not watch, or there is no such
+  // table. htmx does not reconnect after them; the banner says why.
+  var FINAL = { 4403: "forbidden", 4404: "missing" };
+  document.addEventListener("htmx:wsClose", function (event) {
+    var code = event.detail && event.detail.event ? event.detail.event.code : 0;
+    if (code === 4401) { window.location.reload(); return; }  // logged out: show who we are now
+    setState(FINAL[code] || "closed");
+  });
   document.addEventListener("htmx:wsError", function () { setState("closed"); });
   // Your turn: the tab's title says so, and an optional sound plays (a profile setting, off
   // by default) when the turn comes to you.

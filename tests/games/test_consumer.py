@@ -404,14 +404,20 @@ async def test_private_tables_refuse_strangers_and_accept_the_invite(alice, bob)
     game = await db(services.game_create)(
         creator=alice, target=10, seat_kinds=["me", "open", "random"], is_public=False
     )
-    stranger = Client(game.pk, bob)
-    connected, code = await stranger.connect()
-    assert not connected and code == 4403
+
+    async def closed_with(client: Client) -> int:
+        """Accepted, so the page hears the reason, then closed with it at once."""
+        assert (await client.connect())[0]
+        output = await client.communicator.receive_output(timeout=5)
+        assert output["type"] == "websocket.close"
+        return output["code"]
+
+    assert await closed_with(Client(game.pk, bob)) == 4403
     invited = Client(game.pk, bob, query=f"?invite={game.invite_token}")
     assert (await invited.connect())[0]
+    assert 'id="board"' in await invited.receive()
     await invited.close()
-    missing = Client(game.pk + 99, bob)
-    assert (await missing.connect()) == (False, 4404)
+    assert await closed_with(Client(game.pk + 99, bob)) == 4404
 
 
 async def test_a_reconnecting_socket_gets_the_current_board(alice):
