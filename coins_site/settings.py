@@ -197,6 +197,11 @@ LOGGING = {
 # Game play: the pause before a bot plays (so people can follow the trick). How long a bot
 # thinks is the bot's own budget (games/engine/bots), the same everywhere it plays.
 COINS_BOT_PAUSE = float(os.environ.get("COINS_BOT_PAUSE", "0.8"))
+# Per person: tables waiting for players they may have open, games they may play at once,
+# and how many of one creator's tables the lobby lists.
+COINS_MAX_WAITING_TABLES = int(os.environ.get("COINS_MAX_WAITING_TABLES", "3"))
+COINS_MAX_RUNNING_GAMES = int(os.environ.get("COINS_MAX_RUNNING_GAMES", "10"))
+COINS_LOBBY_TABLES_PER_CREATOR = int(os.environ.get("COINS_LOBBY_TABLES_PER_CREATOR", "2"))
 # Each server process runs a table runner (bots' cards, clocks, ratings: games/runner.py).
 COINS_TABLE_RUNNER = env_bool("COINS_TABLE_RUNNER", True)
 # Benchmarks only: append the queries spent per move to this file (see games/metrics.py).

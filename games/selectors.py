@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q, QuerySet
+from django.conf import settings
+from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q, QuerySet, Window
+from django.db.models.functions import RowNumber
 
 from . import state_cache
 from .engine import GameState, parse_card
@@ -97,9 +99,15 @@ def bot_turn(game_id: int) -> tuple[int, str] | None:
 
 
 def open_tables() -> QuerySet[Game]:
-    """Public tables waiting for players, newest first."""
+    """Public tables waiting for players, newest first, at most
+    ``COINS_LOBBY_TABLES_PER_CREATOR`` of each creator (nobody fills the lobby alone)."""
+    newest_of_creator = Window(
+        RowNumber(), partition_by=[F("created_by_id")], order_by=F("created_at").desc()
+    )
+    waiting = Game.objects.filter(status=Game.Status.WAITING, is_public=True)
     return (
-        Game.objects.filter(status=Game.Status.WAITING, is_public=True)
+        waiting.annotate(creator_rank=newest_of_creator)
+        .filter(creator_rank__lte=settings.COINS_LOBBY_TABLES_PER_CREATOR)
         .prefetch_related("seats__user")
         .order_by("-created_at")
     )

@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import timedelta
 from functools import partial
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -58,6 +59,7 @@ def game_create(
         raise GameError(_("The target score must be between 1 and 99."))
     if clock not in CLOCKS:
         raise GameError(_("Choose a clock from the list."))
+    check_table_limits(creator, opens_a_table=OPEN in seat_kinds)
     with transaction.atomic():
         game = Game.objects.create(
             target=target,
@@ -84,6 +86,29 @@ def game_create(
     return game
 
 
+def check_table_limits(user, *, opens_a_table: bool) -> None:
+    """Refuse a new table (or seat) past the per-person limits: games at once, and tables
+    of theirs waiting for players. One account cannot fill the lobby or the servers."""
+    playing = Seat.objects.filter(
+        user=user, game__status__in=(Game.Status.IN_PROGRESS, Game.Status.WAITING)
+    ).count()
+    if playing >= settings.COINS_MAX_RUNNING_GAMES:
+        raise GameError(
+            _("You are at %(n)d tables already: finish or leave one before starting another.")
+            % {"n": playing}
+        )
+    if opens_a_table:
+        waiting = Game.objects.filter(created_by=user, status=Game.Status.WAITING).count()
+        if waiting >= settings.COINS_MAX_WAITING_TABLES:
+            raise GameError(
+                _(
+                    "You have %(n)d tables waiting for players: cancel one, or wait for "
+                    "players, before opening another."
+                )
+                % {"n": waiting}
+            )
+
+
 QUICK_PLAY_BOT = BotLevel.CAREFUL  # the medium level
 
 
@@ -96,6 +121,7 @@ def seat_join(
     *, game_id: int, user, seat_number: int | None = None, invite_token: str = ""
 ) -> Game:
     """Seat ``user`` at a waiting table (the first open seat unless one is named)."""
+    check_table_limits(user, opens_a_table=False)
     with transaction.atomic():
         game = locked_game(game_id)
         if game.status != Game.Status.WAITING:

@@ -61,20 +61,28 @@ class GameCreateView(LoginRequiredMixin, FormView):
     form_class = GameCreateForm
 
     def form_valid(self, form):
-        game = services.game_create(
-            creator=self.request.user,
-            target=form.cleaned_data["target"],
-            seat_kinds=form.seat_kinds(),
-            is_public=form.cleaned_data["is_public"],
-            is_rated=form.cleaned_data["is_rated"],
-            clock=form.cleaned_data["clock"],
-        )
+        try:
+            game = services.game_create(
+                creator=self.request.user,
+                target=form.cleaned_data["target"],
+                seat_kinds=form.seat_kinds(),
+                is_public=form.cleaned_data["is_public"],
+                is_rated=form.cleaned_data["is_rated"],
+                clock=form.cleaned_data["clock"],
+            )
+        except services.GameError as error:  # a per-person limit
+            form.add_error(None, str(error))
+            return self.form_invalid(form)
         return redirect(game)
 
 
 class QuickPlayView(LoginRequiredMixin, View):
     def post(self, request):
-        game = services.game_quick_play(user=request.user)
+        try:
+            game = services.game_quick_play(user=request.user)
+        except services.GameError as error:
+            messages.error(request, str(error))
+            return redirect("lobby")
         return redirect(game)
 
 
