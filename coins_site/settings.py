@@ -202,6 +202,11 @@ COINS_BOT_PAUSE = float(os.environ.get("COINS_BOT_PAUSE", "0.8"))
 COINS_MAX_WAITING_TABLES = int(os.environ.get("COINS_MAX_WAITING_TABLES", "3"))
 COINS_MAX_RUNNING_GAMES = int(os.environ.get("COINS_MAX_RUNNING_GAMES", "10"))
 COINS_LOBBY_TABLES_PER_CREATOR = int(os.environ.get("COINS_LOBBY_TABLES_PER_CREATOR", "2"))
+# Messages one socket may send at once, then per second (games/throttle.py).
+COINS_SOCKET_BURST = int(os.environ.get("COINS_SOCKET_BURST", "20"))
+COINS_SOCKET_RATE = float(os.environ.get("COINS_SOCKET_RATE", "4"))
+# Live sockets (tabs) one person may have open at one table.
+COINS_MAX_SOCKETS = int(os.environ.get("COINS_MAX_SOCKETS", "5"))
 # Each server process runs a table runner (bots' cards, clocks, ratings: games/runner.py).
 COINS_TABLE_RUNNER = env_bool("COINS_TABLE_RUNNER", True)
 # Benchmarks only: append the queries spent per move to this file (see games/metrics.py).

@@ -11,6 +11,7 @@ from types import SimpleNamespace
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
 
@@ -25,7 +26,13 @@ from .hints import explain as explain_hint
 from .invites import may_view
 from .metrics import counted
 from .models import Game
-from .presence import TOUCH_EVERY, presence_join, presence_leave, presence_touch
+from .presence import (
+    TOUCH_EVERY,
+    live_sockets_of,
+    presence_join,
+    presence_leave,
+    presence_touch,
+)
 from .refusals import refusal_text
 from .selectors import cached_game
 from .table_updates import (
@@ -38,6 +45,7 @@ from .table_updates import (
     viewer_context,
 )
 from .thinking import choose_elsewhere
+from .throttle import CLOSE_FLOODING, MessageBucket
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +56,7 @@ SYNC = '{"sync": true}'  # what a page sends after a silence (static/js/table.js
 CLOSE_SESSION_ENDED = 4401
 CLOSE_FORBIDDEN = 4403
 CLOSE_NOT_FOUND = 4404
+CLOSE_TOO_MANY_SOCKETS = 4409
 
 
 class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
@@ -68,6 +77,11 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
         self.sent_moves, self.sent_status = -1, ""
         self.left, self.seated, self.grouped = False, False, []
         self.hint_pending, self.hint_task = False, None
+        self.bucket = MessageBucket(
+            burst=settings.COINS_SOCKET_BURST,
+            per_second=settings.COINS_SOCKET_RATE,
+            tokens=settings.COINS_SOCKET_BURST,
+        )
         # Set in this socket's own context: its handlers and database threads (which copy
         # the context) all render in the viewer's language.
         translation.activate(await in_db_thread(socket_language)(self.user, self.scope))
@@ -155,6 +169,13 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
             await in_db_thread(presence_touch)(channel=self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None):
+        if not self.bucket.take():
+            if self.bucket.should_close:
+                log.info("Socket of table %s closed for flooding", self.game_id)
+                await self.close(code=CLOSE_FLOODING)
+            elif self.bucket.should_answer:
+                await self.send(render_message(_("Slow down: too many messages at once.")))
+            return
         if text_data == SYNC:
             await self.send_board_if_newer()
             await self.chat_catch_up()
@@ -284,9 +305,12 @@ def _access(game_id: int, request) -> tuple[int | None, str]:
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         return CLOSE_NOT_FOUND, ""
-    if may_view(request, game):
-        return None, game.seed
-    return CLOSE_FORBIDDEN, ""
+    if not may_view(request, game):
+        return CLOSE_FORBIDDEN, ""
+    user = request.user
+    if user.is_authenticated and live_sockets_of(game_id, user) >= settings.COINS_MAX_SOCKETS:
+        return CLOSE_TOO_MANY_SOCKETS, ""
+    return None, game.seed
 
 
 def _moves_and_status(game_id: int) -> tuple[int, str] | None:

@@ -40,6 +40,12 @@ def presence_leave(*, channel: str) -> dict | None:
     return presence_of(game_id)
 
 
+def live_sockets_of(game_id: int, user) -> int:
+    """How many live sockets ``user`` has open at the table."""
+    alive = timezone.now() - STALE_AFTER
+    return Presence.objects.filter(game_id=game_id, user=user, seen_at__gte=alive).count()
+
+
 def presence_touch(*, channel: str) -> None:
     Presence.objects.filter(channel=channel).update(seen_at=timezone.now())
 

@@ -31,7 +31,7 @@
   }, 1000);
   // The server's reasons to close for good: this viewer may not watch, or there is no such
   // table. htmx does not reconnect after them; the banner says why.
-  var FINAL = { 4403: "forbidden", 4404: "missing" };
+  var FINAL = { 4403: "forbidden", 4404: "missing", 4409: "tabs", 4429: "flooding" };
   document.addEventListener("htmx:wsClose", function (event) {
     var code = event.detail && event.detail.event ? event.detail.event.code : 0;
     if (code === 4401) { window.location.reload(); return; }  // logged out: show who we are now
