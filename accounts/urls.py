@@ -20,7 +20,7 @@ urlpatterns = [
     ),
     path(
         "password/reset/",
-        auth_views.PasswordResetView.as_view(),
+        views.PasswordResetView.as_view(),
         name="password_reset",
     ),
     path(

@@ -9,7 +9,7 @@ from django.urls import reverse_lazy
 from django.utils.translation import gettext as _
 from django.views.generic import FormView, UpdateView
 
-from . import services
+from . import services, throttles
 from .forms import ProfileForm, SignUpForm
 from .selectors import public_name
 from .signals import password_changed
@@ -32,12 +32,42 @@ class SignUpView(auth_views.RedirectURLMixin, FormView):
         return super().get_context_data(**kwargs)
 
     def form_valid(self, form):
+        address = throttles.client_address(self.request)
+        if throttles.peek("signup", address) >= throttles.SIGNUPS_PER_HOUR:
+            form.add_error(
+                None,
+                _("Too many accounts were created from your address: try again in an hour."),
+            )
+            response = self.form_invalid(form)
+            response.status_code = 429
+            return response
         user = services.sign_up(self.request, form)
+        throttles.count("signup", address)
         messages.success(
             self.request,
             _("Welcome to Coins, %(name)s! Your account is ready.") % {"name": public_name(user)},
         )
         return redirect(self.get_success_url())
+
+
+class PasswordResetView(auth_views.PasswordResetView):
+    """Django's reset view, throttled: too many requests from one address are refused with
+    a reason; past the limit for one e-mail address no more mail is sent, and the page says
+    the same as always (it never tells whether an address has an account)."""
+
+    def form_valid(self, form):
+        address = throttles.client_address(self.request)
+        if throttles.count("reset-from", address) > throttles.RESETS_PER_HOUR_FROM_ADDRESS:
+            form.add_error(
+                None, _("Too many reset requests from your address: try again in an hour.")
+            )
+            response = self.form_invalid(form)
+            response.status_code = 429
+            return response
+        email = form.cleaned_data["email"].strip().lower()
+        if throttles.count("reset-to", email) > throttles.RESETS_PER_HOUR_TO_EMAIL:
+            return redirect(self.get_success_url())
+        return super().form_valid(form)
 
 
 class LoginView(auth_views.LoginView):

@@ -7,6 +7,7 @@ than one Daphne process serves the site). See README.md for the production varia
 
 import os
 import warnings
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -49,6 +50,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "ratings",
+    "axes",
 ]
 
 MIDDLEWARE = [
@@ -63,7 +65,22 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: turns a lockout into its page
 ]
+
+# Log-in lockout (django-axes): after 5 failed log-ins for one account, or from one
+# address, log-ins (the admin's too) are refused for 15 minutes, the right password
+# included. Counted in the database, so every server process sees the same attempts.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # each on its own
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_HTTP_RESPONSE_CODE = 429
 
 ROOT_URLCONF = "coins_site.urls"
 ASGI_APPLICATION = "coins_site.asgi.application"
