@@ -1,9 +1,9 @@
 """The strength ladder: round robins of bot lineups, played in parallel, rated with OpenSkill.
 
 Every lineup of three different bots from the pool plays the same deals under each of its
-six seatings, so the luck of the deal cancels out. Each game is a three-player match ranked
-by the result (the winner first, the others by their score); the ratings say how strong each
-bot is against the whole pool, never against one opponent alone.
+six seatings, so the luck of the deal cancels out. Each game is a three-player match: the
+winner first, the two others tied; the ratings say how strong each bot is against the whole
+pool, never against one opponent alone.
 
 Games run in worker processes (one per core by default); results are rated in the order
 the games were scheduled, so a run is reproducible from its seed.
@@ -90,21 +90,9 @@ def round_robin(pool: list[str]) -> list[tuple[str, ...]]:
 
 
 def ranks_of(outcome: Outcome) -> list[int]:
-    """OpenSkill ranks per seat: the winner 1, the others by score (ties share a rank)."""
-    ranks = []
-    for seat, score in enumerate(outcome.scores):
-        if seat == outcome.winner:
-            ranks.append(1)
-        else:
-            ranks.append(
-                2
-                + sum(
-                    1
-                    for s, other in enumerate(outcome.scores)
-                    if s != outcome.winner and other > score
-                )
-            )
-    return ranks
+    """OpenSkill ranks per seat: the winner 1, the two others tied at 2. Coins has one
+    winner; ranking the others by score would reward a bot for losing with more points."""
+    return [1 if seat == outcome.winner else 2 for seat in range(len(outcome.scores))]
 
 
 @dataclass

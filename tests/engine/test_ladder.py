@@ -16,10 +16,10 @@ def outcome(winner, scores):
     return Outcome(job, winner, scores, 0, 0.0)
 
 
-def test_the_winner_ranks_first_and_the_others_by_score():
-    assert ranks_of(outcome(1, (4, 10, 7))) == [3, 1, 2]
+def test_the_winner_ranks_first_and_the_others_tie():
+    assert ranks_of(outcome(1, (4, 10, 7))) == [2, 1, 2]
     assert ranks_of(outcome(0, (11, 5, 5))) == [1, 2, 2]
-    assert ranks_of(outcome(2, (9, 3, 10))) == [2, 3, 1]
+    assert ranks_of(outcome(2, (9, 3, 10))) == [2, 2, 1]
 
 
 def test_every_lineup_plays_the_same_deals_under_all_six_seatings():
