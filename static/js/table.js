@@ -1,6 +1,18 @@
 // Connection state of the table's WebSocket, for people (the banner) and tests (data-ws).
 (function () {
   "use strict";
+  // No inline handlers (the Content-Security-Policy forbids them): forms that ask first say
+  // so in data-confirm, and the invite link selects itself when clicked. Delegated, so
+  // boards pushed over the socket need nothing more.
+  document.addEventListener("submit", function (event) {
+    var question = event.target.dataset && event.target.dataset.confirm;
+    if (question && !window.confirm(question)) { event.preventDefault(); }
+  }, true);
+  document.addEventListener("click", function (event) {
+    if (event.target.matches && event.target.matches("[data-select-on-click]")) {
+      event.target.select();
+    }
+  });
   // The banner's words come from the page, in the viewer's language (data-connecting...).
   function setState(state) {
     document.body.dataset.ws = state;
