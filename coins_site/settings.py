@@ -82,6 +82,7 @@ AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # each on its own
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_HTTP_RESPONSE_CODE = 429
+AXES_VERBOSE = False  # no banner on every management command
 
 ROOT_URLCONF = "coins_site.urls"
 ASGI_APPLICATION = "coins_site.asgi.application"
