@@ -82,8 +82,12 @@ class DaphneServer:
     """A Daphne process serving this project on a free port, with its table runner; bots
     pause ``bot_pause`` seconds (0: they answer in the person's own move)."""
 
-    def __init__(self, query_log: Path, bot_pause: float = 0.0, number: int = 0):
+    def __init__(self, query_log: Path, bot_pause: float = 0.0, number: int = 0, extra_env=None):
         self.port = free_port()
+        if settings.SECRET_KEY == settings.DEVELOPMENT_SECRET_KEY:
+            # The server refuses the public key with debug off: this run (its sessions,
+            # made here, and its server) shares a key of its own.
+            settings.SECRET_KEY = secrets.token_urlsafe(50)
         self.log_path = query_log.with_name(f"daphne-{number}.log")
         log = self.log_path.open("wb")
         env = {
@@ -92,6 +96,7 @@ class DaphneServer:
             "COINS_QUERY_LOG": str(query_log),
             "SECRET_KEY": settings.SECRET_KEY,  # the sessions made here are signed with it
             "COINS_THINK_LOG": str(query_log.with_name("thinking.log")),
+            **(extra_env or {}),
         }
         env.setdefault("ALLOWED_HOSTS", "127.0.0.1,localhost")
         self.process = subprocess.Popen(
