@@ -15,7 +15,6 @@ from .cards import (
     card_name,
     parse_card,
     rank_of,
-    strength_of,
     suit_of,
 )
 from .errors import GameOver, IllegalPlay, InvalidRecord, NotACard, NotInHand, NotYourTurn
@@ -28,7 +27,7 @@ from .record import (
     verify_public_record,
 )
 from .shuffle import deck_from_seed, first_dealer_from_seed, new_seed
-from .state import TRICKS_PER_HAND, GameState, HandRecord, TrickRecord, deal, left_of, right_of
+from .state import TRICKS_PER_HAND, GameState, HandRecord, TrickRecord, deal
 from .tricks import TrickCase, resolve_trick, trick_case, trick_winner
 from .views import SeatView
 
@@ -58,16 +57,13 @@ __all__ = [
     "deal",
     "deck_from_seed",
     "first_dealer_from_seed",
-    "left_of",
     "new_seed",
     "parse_card",
     "rank_of",
     "record_json",
     "record_of",
     "resolve_trick",
-    "right_of",
     "state_from_record",
-    "strength_of",
     "suit_of",
     "trick_case",
     "trick_winner",

@@ -9,7 +9,6 @@ from .errors import NotACard
 
 SUIT_LETTERS = "COEB"
 SUIT_NAMES = ("Cups", "Coins", "Swords", "Clubs")
-SUIT_SYMBOLS = ("\u2615", "\u25c9", "\u2694", "\u2663")  # cup, coin, swords, club
 CUPS, COINS, SWORDS, CLUBS = 0, 1, 2, 3
 
 # Printed rank numbers, weakest first: 2..9, Knave (10), Knight (11), King (12), Ace (1).
@@ -24,17 +23,8 @@ _CARD_BY_CODE = {code: card for card, code in enumerate(CARD_CODES)}
 CARD_POINTS = tuple(1 if card // 12 == COINS else 0 for card in DECK)
 
 
-def make_card(suit: int, strength: int) -> int:
-    """Return the card of ``suit`` (0..3) with ``strength`` (0 = the 2 .. 11 = the Ace)."""
-    return suit * 12 + strength
-
-
 def suit_of(card: int) -> int:
     return card // 12
-
-
-def strength_of(card: int) -> int:
-    return card % 12
 
 
 def rank_of(card: int) -> int:

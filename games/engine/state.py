@@ -18,15 +18,6 @@ SEATS = (0, 1, 2)
 TRICKS_PER_HAND = 16
 
 
-def left_of(seat: int) -> int:
-    """Return the next seat clockwise."""
-    return (seat + 1) % 3
-
-
-def right_of(seat: int) -> int:
-    return (seat + 2) % 3
-
-
 def deal(deck: tuple[int, ...], dealer: int) -> list[list[int]]:
     """Deal ``deck`` one card at a time clockwise from the dealer's left; hands come sorted."""
     hands: list[list[int]] = [[], [], []]
