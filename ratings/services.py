@@ -5,26 +5,13 @@ from __future__ import annotations
 from django.db import transaction
 from openskill.models import PlackettLuce
 
+from games.engine.ranking import ranks_of
 from games.models import Game, Seat
 
 from .models import DEFAULT_MU, DEFAULT_SIGMA, PlayerRating, RatingEvent
 
 MODEL = PlackettLuce(mu=DEFAULT_MU, sigma=DEFAULT_SIGMA)
 RATED_STATUSES = (Game.Status.FINISHED, Game.Status.ABANDONED)
-
-
-def ranks_of(scores: list[int], winner: int | None, leavers=()) -> list[int]:
-    """Rank the seats: the winner first, players who left (resigned, or were replaced by a
-    bot when they stayed away) last, the others by points.
-
-    Equal points, equal rank.
-    """
-    leavers = {leavers} if isinstance(leavers, int) else set(leavers)
-
-    def key(seat: int) -> tuple[int, int, int]:
-        return (0 if seat in leavers else 1, 1 if seat == winner else 0, scores[seat])
-
-    return [1 + sum(key(other) > key(seat) for other in range(3)) for seat in range(3)]
 
 
 def rating_of(seat: Seat) -> PlayerRating:

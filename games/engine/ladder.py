@@ -1,9 +1,9 @@
 """The strength ladder: round robins of bot lineups, played in parallel, rated with OpenSkill.
 
 Every lineup of three different bots from the pool plays the same deals under each of its
-six seatings, so the luck of the deal cancels out. Each game is a three-player match: the
-winner first, the two others tied; the ratings say how strong each bot is against the whole
-pool, never against one opponent alone.
+six seatings, so the luck of the deal cancels out. Each game is a three-player match ranked
+as the site ranks its rated games (the winner first, the others by points); the ratings say
+how strong each bot is against the whole pool, never against one opponent alone.
 
 Games run in worker processes (one per core by default); results are rated in the order
 the games were scheduled, so a run is reproducible from its seed.
@@ -20,6 +20,7 @@ from itertools import combinations
 
 from openskill.models import PlackettLuce
 
+from .ranking import ranks_of
 from .simulation import play_game, seatings, wilson_interval
 
 
@@ -89,10 +90,11 @@ def round_robin(pool: list[str]) -> list[tuple[str, ...]]:
     return list(combinations(pool, 3))
 
 
-def ranks_of(outcome: Outcome) -> list[int]:
-    """OpenSkill ranks per seat: the winner 1, the two others tied at 2. Coins has one
-    winner; ranking the others by score would reward a bot for losing with more points."""
-    return [1 if seat == outcome.winner else 2 for seat in range(len(outcome.scores))]
+def outcome_ranks(outcome: Outcome) -> list[int]:
+    """OpenSkill ranks per seat, by the site's own rule (``ranking.ranks_of``): the winner
+    first, the others by points. (Tying the two losers would let a bot that never wins
+    share the rank of the one that nearly did.)"""
+    return ranks_of(outcome.scores, outcome.winner)
 
 
 @dataclass
@@ -141,7 +143,8 @@ class Ladder:
         for outcome in sorted(outcomes, key=lambda o: o.job.number):
             seating = outcome.job.seating
             teams = [[ratings[bot]] for bot in seating]
-            for team, bot in zip(model.rate(teams, ranks=ranks_of(outcome)), seating, strict=True):
+            rated = model.rate(teams, ranks=outcome_ranks(outcome))
+            for team, bot in zip(rated, seating, strict=True):
                 ratings[bot] = team[0]
             for seat, bot in enumerate(seating):
                 self.standings[bot].games += 1

@@ -6,7 +6,14 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from games.engine.ladder import Job, Outcome, match_jobs, ranks_of, round_robin, run_ladder
+from games.engine.ladder import (
+    Job,
+    Outcome,
+    match_jobs,
+    outcome_ranks,
+    round_robin,
+    run_ladder,
+)
 
 POOL = ["random", "careful", "heuristic"]
 
@@ -16,10 +23,10 @@ def outcome(winner, scores):
     return Outcome(job, winner, scores, 0, 0.0)
 
 
-def test_the_winner_ranks_first_and_the_others_tie():
-    assert ranks_of(outcome(1, (4, 10, 7))) == [2, 1, 2]
-    assert ranks_of(outcome(0, (11, 5, 5))) == [1, 2, 2]
-    assert ranks_of(outcome(2, (9, 3, 10))) == [2, 2, 1]
+def test_games_rank_as_the_site_ranks_them_winner_first_then_by_points():
+    assert outcome_ranks(outcome(1, (4, 10, 7))) == [3, 1, 2]
+    assert outcome_ranks(outcome(0, (11, 5, 5))) == [1, 2, 2]
+    assert outcome_ranks(outcome(2, (9, 3, 10))) == [2, 3, 1]
 
 
 def test_every_lineup_plays_the_same_deals_under_all_six_seatings():
