@@ -61,6 +61,14 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+def use_a_key_of_our_own() -> None:
+    """The server refuses the public development key with debug off: a benchmark run (the
+    sessions it makes here and the servers it starts) shares a key of its own. Call before
+    making sessions."""
+    if settings.SECRET_KEY == settings.DEVELOPMENT_SECRET_KEY:
+        settings.SECRET_KEY = secrets.token_urlsafe(50)
+
+
 def logged_in_session(user) -> str:
     """Return a session key logged in as ``user``, as the login view would make."""
     session = SessionStore()
@@ -84,10 +92,7 @@ class DaphneServer:
 
     def __init__(self, query_log: Path, bot_pause: float = 0.0, number: int = 0, extra_env=None):
         self.port = free_port()
-        if settings.SECRET_KEY == settings.DEVELOPMENT_SECRET_KEY:
-            # The server refuses the public key with debug off: this run (its sessions,
-            # made here, and its server) shares a key of its own.
-            settings.SECRET_KEY = secrets.token_urlsafe(50)
+        use_a_key_of_our_own()
         self.log_path = query_log.with_name(f"daphne-{number}.log")
         log = self.log_path.open("wb")
         env = {
@@ -332,6 +337,7 @@ def benchmark(
 ) -> dict:
     """Run the benchmark and return its figures."""
     run = secrets.token_hex(3)
+    use_a_key_of_our_own()
     players = [new_player(run, n) for n in range(tables)]
     query_log = Path(tempfile.mkdtemp()) / "queries.log"
     daphnes = [] if url else [DaphneServer(query_log, bot_pause, n) for n in range(servers)]
