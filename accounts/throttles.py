@@ -8,14 +8,18 @@ from __future__ import annotations
 import logging
 import time
 
+from django.conf import settings
 from django.core.cache import cache
 
 log = logging.getLogger(__name__)
 
-SIGNUPS_PER_HOUR = 5  # accounts created from one address
-RESETS_PER_HOUR_FROM_ADDRESS = 10  # reset mails asked for from one address
-RESETS_PER_HOUR_TO_EMAIL = 3  # reset mails sent to one e-mail address
 HOUR = 3600
+
+
+def limit(name: str) -> int:
+    """A limit from settings (``COINS_SIGNUPS_PER_HOUR``, ``COINS_RESETS_PER_HOUR_FROM_ADDRESS``,
+    ``COINS_RESETS_PER_HOUR_TO_EMAIL``)."""
+    return getattr(settings, f"COINS_{name}")
 
 
 def client_address(request) -> str:

@@ -33,7 +33,7 @@ class SignUpView(auth_views.RedirectURLMixin, FormView):
 
     def form_valid(self, form):
         address = throttles.client_address(self.request)
-        if throttles.peek("signup", address) >= throttles.SIGNUPS_PER_HOUR:
+        if throttles.peek("signup", address) >= throttles.limit("SIGNUPS_PER_HOUR"):
             form.add_error(
                 None,
                 _("Too many accounts were created from your address: try again in an hour."),
@@ -57,7 +57,7 @@ class PasswordResetView(auth_views.PasswordResetView):
 
     def form_valid(self, form):
         address = throttles.client_address(self.request)
-        if throttles.count("reset-from", address) > throttles.RESETS_PER_HOUR_FROM_ADDRESS:
+        if throttles.count("reset-from", address) > throttles.limit("RESETS_PER_HOUR_FROM_ADDRESS"):
             form.add_error(
                 None, _("Too many reset requests from your address: try again in an hour.")
             )
@@ -65,7 +65,7 @@ class PasswordResetView(auth_views.PasswordResetView):
             response.status_code = 429
             return response
         email = form.cleaned_data["email"].strip().lower()
-        if throttles.count("reset-to", email) > throttles.RESETS_PER_HOUR_TO_EMAIL:
+        if throttles.count("reset-to", email) > throttles.limit("RESETS_PER_HOUR_TO_EMAIL"):
             return redirect(self.get_success_url())
         return super().form_valid(form)
 

@@ -151,6 +151,7 @@ if REDIS_URL:
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "coins-cache",
             "OPTIONS": {"socket_timeout": 1, "socket_connect_timeout": 1},
         }
     }
@@ -227,6 +228,11 @@ COINS_LOBBY_TABLES_PER_CREATOR = int(os.environ.get("COINS_LOBBY_TABLES_PER_CREA
 # Messages one socket may send at once, then per second (games/throttle.py).
 COINS_SOCKET_BURST = int(os.environ.get("COINS_SOCKET_BURST", "20"))
 COINS_SOCKET_RATE = float(os.environ.get("COINS_SOCKET_RATE", "4"))
+# Per address (the shared cache counts): accounts created an hour, password-reset requests an
+# hour; and reset mails sent an hour to one e-mail address.
+COINS_SIGNUPS_PER_HOUR = int(os.environ.get("COINS_SIGNUPS_PER_HOUR", "5"))
+COINS_RESETS_PER_HOUR_FROM_ADDRESS = int(os.environ.get("COINS_RESETS_PER_HOUR_FROM_ADDRESS", "10"))
+COINS_RESETS_PER_HOUR_TO_EMAIL = int(os.environ.get("COINS_RESETS_PER_HOUR_TO_EMAIL", "3"))
 # Live sockets (tabs) one person may have open at one table.
 COINS_MAX_SOCKETS = int(os.environ.get("COINS_MAX_SOCKETS", "5"))
 # Each server process runs a table runner (bots' cards, clocks, ratings: games/runner.py).

@@ -15,3 +15,8 @@ COINS_MAX_RUNNING_GAMES = 1000
 # Test sockets play whole games without pauses; the throttle's own tests set these back.
 COINS_SOCKET_BURST = 10_000
 COINS_SOCKET_RATE = 10_000.0
+# Every test signs up from 127.0.0.1; the throttles' own tests set the limits back. Counters
+# stay in each process (a cache.clear() must never flush the Redis the channel layer uses).
+COINS_SIGNUPS_PER_HOUR = 10_000
+COINS_RESETS_PER_HOUR_FROM_ADDRESS = 10_000
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}

@@ -112,7 +112,7 @@ def test_a_killed_server_loses_no_card_and_a_survivor_finishes_the_games(
     walked = Game.objects.get(pk=walked.pk)
     assert walked.status == Game.Status.FINISHED
     assert Play.objects.filter(game=walked, seat=0, auto=True).count() == 2
-    assert walked.seats.get(number=0).stand_in == "heuristic"
+    assert walked.seats.get(number=0).stand_in == "careful"  # the medium level
     assert_conforming(walked)
     record = game_record(walked)
     assert [t["auto"] for h in record["hands"] for t in h["tricks"] if "auto" in t] == [[0], [0]]
