@@ -118,6 +118,32 @@ def hand_value(scores, me: int) -> float:
     return 0.6 * ahead + 0.3 * mean
 
 
+def lookahead_last(hand, base, leader, me, scores, target) -> int:
+    """The play-out policy last to play (the trick ``base`` is ``(a * 48 + b) * 48``): the
+    best trick by its points, keep values counted, and a trick that ends the game counts for
+    far more than its points once a player may reach the target."""
+    if len(hand) == 1:
+        return hand[0]
+    if max(scores) < target - 3:
+        return max(hand, key=THIRD_VALUE[base // 48].__getitem__)
+    table = TRICK_TABLE
+    card, best = hand[0], -1e9
+    for c in hand:
+        entry = table[base + c]
+        points = entry >> 2
+        winner = (leader + (entry & 3)) % 3
+        if winner == me:
+            worth = points + (GAME_DECIDING if points and scores[me] + points >= target else 0)
+        else:
+            worth = -OPPONENT_POINT_COST * points
+            if points and scores[winner] + points >= target:
+                worth -= GAME_DECIDING
+        worth -= KEEP[c]
+        if worth > best:
+            card, best = c, worth
+    return card
+
+
 def rollout(hands, trick, leader, scores, target, me) -> float:
     """Play the hand out from this position with the policy; return its worth to ``me``.
 
@@ -128,7 +154,6 @@ def rollout(hands, trick, leader, scores, target, me) -> float:
     lead_get = LEAD_VALUE.__getitem__
     second_value = SECOND_VALUE
     third_value = THIRD_VALUE
-    keep = KEEP
     danger = target - 3  # from this score on, one trick may end the game
     near_end = max(scores) >= danger
     n = len(trick)
@@ -158,20 +183,7 @@ def rollout(hands, trick, leader, scores, target, me) -> float:
         elif not near_end:
             card = max(hand, key=third_value[a * 48 + b].__getitem__)
         else:
-            card, best = hand[0], -1e9
-            for c in hand:
-                entry = table[base + c]
-                pts = entry >> 2
-                winner = (leader + (entry & 3)) % 3
-                if winner == third:
-                    value = pts + (GAME_DECIDING if pts and scores[third] + pts >= target else 0)
-                else:
-                    value = -OPPONENT_POINT_COST * pts
-                    if pts and scores[winner] + pts >= target:
-                        value -= GAME_DECIDING
-                value -= keep[c]
-                if value > best:
-                    card, best = c, value
+            card = lookahead_last(hand, base, leader, third, scores, target)
         hand.remove(card)
         entry = table[base + card]
         leader = (leader + (entry & 3)) % 3

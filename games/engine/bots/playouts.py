@@ -16,11 +16,9 @@ Play-outs work on plain int lists (cards are ``suit * 12 + strength``, Coins are
 from __future__ import annotations
 
 from ..tricks import TRICK_TABLE
-from .expert_v1 import KEEP, LEAD_VALUE, SECOND_VALUE, THIRD_VALUE
+from .expert_v1 import LEAD_VALUE, SECOND_VALUE, lookahead_last
 
 CAREFUL, LOOKAHEAD = 0, 1
-GAME_DECIDING = 100.0  # a trick that ends the game outweighs any number of points
-OPPONENT_POINT_COST = 0.5
 
 # The careful beginner's order, cheapest first: other suits before Coins, weakest first.
 COST = tuple((1000 if 12 <= c < 24 else 0) + (c % 12) * 4 + c // 12 for c in range(48))
@@ -66,7 +64,7 @@ def playout(hands, trick, leader, scores, target, me, models, value) -> float:
             break
         base = (a * 48 + b) * 48
         if models[third]:
-            card = _lookahead_last(hand, base, leader, third, scores, target)
+            card = lookahead_last(hand, base, leader, third, scores, target)
         else:
             card = _careful_last(hand, base, scores[third], target)
         hand.remove(card)
@@ -98,7 +96,7 @@ def model_card(model, hand, before, leader, seat, scores, target) -> int:
         return min(higher) if higher else min(hand, key=COST.__getitem__)
     base = (a * 48 + before[1]) * 48
     if model:
-        return _lookahead_last(hand, base, leader, seat, scores, target)
+        return lookahead_last(hand, base, leader, seat, scores, target)
     return _careful_last(hand, base, scores[seat], target)
 
 
@@ -114,28 +112,3 @@ def _careful_last(hand, base, my_score, target) -> int:
             if points and takes and COST[c] < best:
                 card, best = c, COST[c]
     return card if card >= 0 else min(hand, key=COST.__getitem__)
-
-
-def _lookahead_last(hand, base, leader, me, scores, target) -> int:
-    """expert-v1's last-to-play policy: the best trick, keep values and the target counted."""
-    if len(hand) == 1:
-        return hand[0]
-    table = TRICK_TABLE
-    near_end = max(scores) >= target - 3
-    if not near_end:
-        return max(hand, key=THIRD_VALUE[base // 48].__getitem__)
-    card, best = hand[0], -1e9
-    for c in hand:
-        entry = table[base + c]
-        points = entry >> 2
-        winner = (leader + (entry & 3)) % 3
-        if winner == me:
-            worth = points + (GAME_DECIDING if points and scores[me] + points >= target else 0)
-        else:
-            worth = -OPPONENT_POINT_COST * points
-            if points and scores[winner] + points >= target:
-                worth -= GAME_DECIDING
-        worth -= KEEP[c]
-        if worth > best:
-            card, best = c, worth
-    return card
