@@ -17,26 +17,13 @@ think-time figures, measured through the site's own path).
 
 from __future__ import annotations
 
-import math
 import time
 
 from ..tricks import TRICK_TABLE
 from ..views import SeatView
 from .base import Bot, Budget, require_turn
+from .lookahead import hand_value
 from .playouts import CAREFUL, LOOKAHEAD, model_card, playout
-
-LEAD_SCALE = 4.0  # hand worth: tanh of the points ahead of the leading opponent / 4
-MEAN_SCALE = 6.0
-
-
-def hand_value(scores, me: int) -> float:
-    """Worth of a hand that ended with ``scores`` and nobody at the target, in (-1, 1)."""
-    a, b = scores[(me + 1) % 3], scores[(me + 2) % 3]
-    mine = scores[me]
-    ahead = math.tanh((mine - max(a, b)) / LEAD_SCALE)
-    mean = math.tanh((2 * mine - a - b) / (2 * MEAN_SCALE))
-    return 0.6 * ahead + 0.3 * mean
-
 
 MISS = 0.3  # how much less likely a deal is per card a model would not have played from it
 

@@ -16,7 +16,7 @@ Play-outs work on plain int lists (cards are ``suit * 12 + strength``, Coins are
 from __future__ import annotations
 
 from ..tricks import TRICK_TABLE
-from .expert_v1 import LEAD_VALUE, SECOND_VALUE, lookahead_last
+from .lookahead import LEAD_VALUE, SECOND_VALUE, lookahead_last
 
 CAREFUL, LOOKAHEAD = 0, 1
 
