@@ -19,11 +19,10 @@ from __future__ import annotations
 
 import time
 
-from ..tricks import TRICK_TABLE
 from ..views import SeatView
 from .base import Bot, Budget, require_turn
 from .lookahead import hand_value
-from .playouts import CAREFUL, LOOKAHEAD, model_card, playout
+from .playouts import CAREFUL, LOOKAHEAD, card_worth, model_card
 
 MISS = 0.3  # how much less likely a deal is per card a model would not have played from it
 
@@ -90,11 +89,7 @@ class ExpertBot(Bot):
         sizes = view.hand_sizes
         n_left = min(sizes[left], len(unseen))
         n_right = min(sizes[right], len(unseen) - n_left)
-        trick0 = list(view.trick)
-        leader = view.leader
-        scores0 = list(view.scores)
         totals = dict.fromkeys(hand, 0.0)
-        closes = len(trick0) == 2
         rng = self.rng
         share = self.lookahead_share
         clock = time.perf_counter
@@ -116,25 +111,6 @@ class ExpertBot(Bot):
                 chosen = rng.random() * (careful + lookahead) < lookahead
                 models[seat] = LOOKAHEAD if chosen else CAREFUL
             for card in hand:
-                hands = [None, None, None]
-                hands[left] = list(left_cards)
-                hands[right] = list(right_cards)
-                mine = list(hand)
-                mine.remove(card)
-                hands[me] = mine
-                scores = list(scores0)
-                if closes:
-                    a, b = trick0
-                    entry = TRICK_TABLE[(a * 48 + b) * 48 + card]
-                    winner = (leader + (entry & 3)) % 3
-                    points = entry >> 2
-                    if points and scores[winner] + points >= target:
-                        totals[card] += weight if winner == me else -weight
-                        continue
-                    scores[winner] += points
-                    trick, first = [], winner
-                else:
-                    trick, first = [*trick0, card], leader
-                worth = playout(hands, trick, first, scores, target, me, models, hand_value)
+                worth = card_worth(view, hand, card, left_cards, right_cards, models, hand_value)
                 totals[card] += weight * worth
         return totals

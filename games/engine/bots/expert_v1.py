@@ -28,11 +28,10 @@ from __future__ import annotations
 
 import time
 
-from ..tricks import TRICK_TABLE
 from ..views import SeatView
 from .base import Bot, Budget, require_turn
 from .lookahead import hand_value
-from .playouts import LOOKAHEAD, playout
+from .playouts import LOOKAHEAD, card_worth, playout
 
 # 40 determinizations: about 7 ms at p50 and 30 ms at p95 on one core, so the clock cap is a
 # safety net that should never decide (a game between bots then replays exactly).
@@ -70,18 +69,14 @@ class ExpertV1Bot(Bot):
 
     def evaluate(self, view: SeatView, iterations: int, deadline: float | None = None) -> dict:
         """Return the summed rollout worth of each legal card over the determinizations."""
-        me, target = view.seat, view.target
+        me = view.seat
         hand = list(view.legal_cards)
         left, right = (me + 1) % 3, (me + 2) % 3
         unseen = list(view.unseen_cards())
         sizes = view.hand_sizes
         n_left = min(sizes[left], len(unseen))
         n_right = min(sizes[right], len(unseen) - n_left)
-        trick0 = list(view.trick)
-        leader = view.leader
-        scores0 = list(view.scores)
         totals = dict.fromkeys(hand, 0.0)
-        closes = len(trick0) == 2
         shuffle = self.rng.shuffle
         clock = time.perf_counter
         for done in range(iterations):
@@ -91,25 +86,7 @@ class ExpertV1Bot(Bot):
             left_cards = unseen[:n_left]
             right_cards = unseen[n_left : n_left + n_right]
             for card in hand:
-                hands = [None, None, None]
-                hands[left] = list(left_cards)
-                hands[right] = list(right_cards)
-                mine = list(hand)
-                mine.remove(card)
-                hands[me] = mine
-                if closes:
-                    a, b = trick0
-                    entry = TRICK_TABLE[(a * 48 + b) * 48 + card]
-                    winner = (leader + (entry & 3)) % 3
-                    pts = entry >> 2
-                    scores = list(scores0)
-                    if pts and scores[winner] + pts >= target:
-                        totals[card] += WIN if winner == me else LOSS
-                        continue
-                    scores[winner] += pts
-                    totals[card] += rollout(hands, [], winner, scores, target, me)
-                else:
-                    totals[card] += rollout(
-                        hands, [*trick0, card], leader, list(scores0), target, me
-                    )
+                totals[card] += card_worth(
+                    view, hand, card, left_cards, right_cards, ALL_LOOKAHEAD, hand_value
+                )
         return totals

@@ -80,6 +80,31 @@ def playout(hands, trick, leader, scores, target, me, models, value) -> float:
     return value(scores, me)
 
 
+def card_worth(view, hand, card, left_cards, right_cards, models, value) -> float:
+    """The worth to ``view``'s seat of playing ``card`` from ``hand`` in one deal of the
+    unseen cards (``left_cards`` and ``right_cards`` to the seats after it), the rest of the
+    hand played out by ``models``. A card that closes a trick reaching the target is worth
+    +1 or -1 at once."""
+    me, target, leader = view.seat, view.target, view.leader
+    hands = [None, None, None]
+    hands[(me + 1) % 3] = list(left_cards)
+    hands[(me + 2) % 3] = list(right_cards)
+    mine = list(hand)
+    mine.remove(card)
+    hands[me] = mine
+    scores = list(view.scores)
+    if len(view.trick) == 2:
+        a, b = view.trick
+        entry = TRICK_TABLE[(a * 48 + b) * 48 + card]
+        winner = (leader + (entry & 3)) % 3
+        points = entry >> 2
+        if points and scores[winner] + points >= target:
+            return 1.0 if winner == me else -1.0
+        scores[winner] += points
+        return playout(hands, [], winner, scores, target, me, models, value)
+    return playout(hands, [*view.trick, card], leader, scores, target, me, models, value)
+
+
 def model_card(model, hand, before, leader, seat, scores, target) -> int:
     """The card ``model`` plays from ``hand`` with ``before`` on the table (one decision,
     exactly as in a play-out): how a search bot asks what an opponent would have done."""
