@@ -22,7 +22,7 @@ import time
 from ..views import SeatView
 from .base import Bot, Budget, require_turn
 from .lookahead import hand_value
-from .playouts import CAREFUL, LOOKAHEAD, card_worth, model_card
+from .playouts import CAREFUL, LOOKAHEAD, card_worth, model_card, unseen_cards_and_sizes
 
 MISS = 0.3  # how much less likely a deal is per card a model would not have played from it
 
@@ -85,10 +85,7 @@ class ExpertBot(Bot):
         me, target = view.seat, view.target
         hand = list(view.legal_cards)
         left, right = (me + 1) % 3, (me + 2) % 3
-        unseen = list(view.unseen_cards())
-        sizes = view.hand_sizes
-        n_left = min(sizes[left], len(unseen))
-        n_right = min(sizes[right], len(unseen) - n_left)
+        unseen, n_left, n_right = unseen_cards_and_sizes(view)
         totals = dict.fromkeys(hand, 0.0)
         rng = self.rng
         share = self.lookahead_share

@@ -31,7 +31,7 @@ import time
 from ..views import SeatView
 from .base import Bot, Budget, require_turn
 from .lookahead import hand_value
-from .playouts import LOOKAHEAD, card_worth, playout
+from .playouts import LOOKAHEAD, card_worth, playout, unseen_cards_and_sizes
 
 # 40 determinizations: about 7 ms at p50 and 30 ms at p95 on one core, so the clock cap is a
 # safety net that should never decide (a game between bots then replays exactly).
@@ -69,13 +69,8 @@ class ExpertV1Bot(Bot):
 
     def evaluate(self, view: SeatView, iterations: int, deadline: float | None = None) -> dict:
         """Return the summed rollout worth of each legal card over the determinizations."""
-        me = view.seat
         hand = list(view.legal_cards)
-        left, right = (me + 1) % 3, (me + 2) % 3
-        unseen = list(view.unseen_cards())
-        sizes = view.hand_sizes
-        n_left = min(sizes[left], len(unseen))
-        n_right = min(sizes[right], len(unseen) - n_left)
+        unseen, n_left, n_right = unseen_cards_and_sizes(view)
         totals = dict.fromkeys(hand, 0.0)
         shuffle = self.rng.shuffle
         clock = time.perf_counter

@@ -80,6 +80,15 @@ def playout(hands, trick, leader, scores, target, me, models, value) -> float:
     return value(scores, me)
 
 
+def unseen_cards_and_sizes(view) -> tuple[list[int], int, int]:
+    """The cards ``view``'s seat has not seen, and how many of them the seat after it and
+    the one after that hold: what each deal of a search shares out."""
+    unseen = list(view.unseen_cards())
+    sizes = view.hand_sizes
+    n_left = min(sizes[(view.seat + 1) % 3], len(unseen))
+    return unseen, n_left, min(sizes[(view.seat + 2) % 3], len(unseen) - n_left)
+
+
 def card_worth(view, hand, card, left_cards, right_cards, models, value) -> float:
     """The worth to ``view``'s seat of playing ``card`` from ``hand`` in one deal of the
     unseen cards (``left_cards`` and ``right_cards`` to the seats after it), the rest of the
