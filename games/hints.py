@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import logging
-import time
 from itertools import permutations
 
-from django.core.cache import cache
 from django.utils.translation import gettext as _
 
+from accounts import throttles
 from accounts.selectors import cached_profile
 
 from .card_names import card_label
@@ -21,8 +19,6 @@ from .services import GameError, GameNotFound, NotSeated, require_running
 HINT_BOT = HARD.bot  # hints think like the hard level, with its budget
 HINTS_PER_MINUTE = 10  # per person, over all their sockets and server processes
 
-log = logging.getLogger(__name__)
-
 
 class HintRefused(GameError):
     """A hint asked for too often."""
@@ -32,14 +28,7 @@ def take_hint_slot(user_id: int) -> None:
     """Count a hint against this minute's allowance; raise HintRefused past it. The count
     lives in the shared cache, so every socket and process sees it; if the cache is down,
     hints are allowed (a hint costs one search in the worker pool)."""
-    key = f"hints:{user_id}:{int(time.time() // 60)}"
-    try:
-        cache.add(key, 0, timeout=90)
-        count = cache.incr(key)
-    except Exception as error:
-        log.warning("Hint counter unavailable (%s): hint allowed", error)
-        return
-    if count > HINTS_PER_MINUTE:
+    if throttles.count("hints", str(user_id), window=60) > HINTS_PER_MINUTE:
         raise HintRefused(
             _("You have asked for %(n)d hints this minute: wait a little before the next.")
             % {"n": HINTS_PER_MINUTE}
