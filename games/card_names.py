@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.utils.translation import get_language, pgettext, pgettext_lazy
 from django.utils.translation import gettext as _
 
-from .engine.cards import rank_of
+from .engine.cards import rank_of, suit_of
 from .engine.tricks import PAIR, THREE_SUITS, trick_case
 
 # "Coins" is both the game and a suit, so suit names carry the context "suit".
@@ -37,7 +37,7 @@ def card_label(card: int) -> str:
     if label is None:
         label = _labels[key] = _("%(rank)s of %(suit)s") % {
             "rank": rank_name(rank_of(card)),
-            "suit": SUIT_NAMES[card // 12],
+            "suit": SUIT_NAMES[suit_of(card)],
         }
     return label
 

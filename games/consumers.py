@@ -23,7 +23,7 @@ from .db_threads import in_db_thread
 from .engine import IllegalPlay
 from .hints import HINT_BOT, hint_view
 from .hints import explain as explain_hint
-from .invites import may_view
+from .invites import HiddenTable, table_for
 from .metrics import counted
 from .models import Game
 from .presence import (
@@ -302,10 +302,11 @@ def socket_language(user, scope) -> str:
 
 def _access(game_id: int, request) -> tuple[int | None, str]:
     """Return (None, seed) if the viewer may watch this table, else (close code, "")."""
-    game = Game.objects.filter(pk=game_id).first()
-    if game is None:
+    try:
+        game = table_for(request, game_id)
+    except Game.DoesNotExist:
         return CLOSE_NOT_FOUND, ""
-    if not may_view(request, game):
+    except HiddenTable:
         return CLOSE_FORBIDDEN, ""
     user = request.user
     if user.is_authenticated and live_sockets_of(game_id, user) >= settings.COINS_MAX_SOCKETS:

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import secrets
 
-from django.http import HttpRequest
+from django.http import Http404, HttpRequest
+from django.utils.translation import gettext as _
 
 from .models import Game
 
@@ -61,3 +62,31 @@ def may_view(request: HttpRequest, game: Game) -> bool:
         return True
     user = request.user
     return user.is_authenticated and game.seats.filter(user=user).exists()
+
+
+class HiddenTable(Exception):
+    """A private table that this visitor may not see."""
+
+
+def table_for(request: HttpRequest, game_id: int) -> Game:
+    """The table ``game_id`` if this visitor may see it: the one access rule of pages and
+    sockets. Raises ``Game.DoesNotExist`` if there is none, ``HiddenTable`` if it is private
+    to others."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise Game.DoesNotExist
+    if not may_view(request, game):
+        raise HiddenTable
+    return game
+
+
+def table_page_game(request: HttpRequest, game_id: int) -> Game:
+    """``table_for`` for pages: a missing and a hidden table are the same 404 (a page does
+    not tell that a private table exists), and a followed invite link is remembered, so it
+    survives signing up or logging in."""
+    try:
+        game = table_for(request, game_id)
+    except (Game.DoesNotExist, HiddenTable):
+        raise Http404(_("There is no such game.")) from None
+    remember_invite(request, game)
+    return game

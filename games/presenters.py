@@ -13,8 +13,7 @@ from django.utils.translation import gettext as _
 from accounts.selectors import public_name
 
 from .card_names import SUIT_NAMES, card_label, trick_why
-from .engine import CARD_CODES, SUIT_LETTERS, SeatView
-from .engine.cards import rank_of
+from .engine import CARD_CODES, CARD_POINTS, SUIT_LETTERS, SeatView, rank_of, suit_of
 from .models import BotLevel, Game, Seat
 
 
@@ -23,16 +22,17 @@ def card_info(card: int) -> dict:
     return {
         "code": CARD_CODES[card],
         "rank": rank_of(card),
-        "suit": SUIT_LETTERS[card // 12],
-        "suit_name": SUIT_NAMES[card // 12],
+        "suit": SUIT_LETTERS[suit_of(card)],
+        "suit_name": SUIT_NAMES[suit_of(card)],
         "name": card_label(card),
-        "points": card // 12 == 1,
+        "points": CARD_POINTS[card] > 0,
     }
 
 
 def hand_order(cards) -> list[int]:
-    """Sort a hand by suit in cycle order, then from the highest card down."""
-    return sorted(cards, key=lambda card: (card // 12, -(card % 12)))
+    """Sort a hand by suit in cycle order, then from the highest card down (within a suit,
+    a higher card is a higher int)."""
+    return sorted(cards, key=lambda card: (suit_of(card), -card))
 
 
 def seat_name(seat: Seat) -> str:
@@ -115,17 +115,24 @@ def clock_label(seconds: int | None) -> str:
     return _("%(seconds)d s per card") % {"seconds": seconds}
 
 
+def seat_identity(seat: Seat, names: list[str]) -> dict:
+    """Who sits in ``seat``, as every page names a player: name, bot level, profile link."""
+    return {
+        "number": seat.number,
+        "name": names[seat.number],
+        "is_bot": seat.is_bot,
+        "bot_label": BotLevel(seat.bot).label if seat.is_bot else "",
+        "username": seat.user.get_username() if seat.user_id else "",
+    }
+
+
 def _seat_info(seat: Seat, names: list[str], view: SeatView | None, viewer: int | None) -> dict:
     number = seat.number
     return {
-        "number": number,
-        "name": names[number],
+        **seat_identity(seat, names),
         "is_you": number == viewer,
-        "is_bot": seat.is_bot,
-        "bot_label": BotLevel(seat.bot).label if seat.is_bot else "",
         "is_empty": seat.is_empty,
         "user_id": seat.user_id,
-        "username": seat.user.get_username() if seat.user_id else "",
         "score": view.scores[number] if view else 0,
         "cards_left": view.hand_sizes[number] if view else 0,
         "is_turn": bool(view) and view.to_play == number,
@@ -136,7 +143,7 @@ def _seat_info(seat: Seat, names: list[str], view: SeatView | None, viewer: int 
     }
 
 
-def _played(leader: int, cards, winner, names: list[str], viewer: int) -> list[dict]:
+def played_cards(leader: int, cards, winner, names: list[str], viewer: int) -> list[dict]:
     """The cards of a trick in play order, each with who played it and where they sit."""
     played = []
     for i, card in enumerate(cards):
@@ -158,13 +165,16 @@ def _trick_cards(view: SeatView, names: list[str]) -> dict:
     """The cards on the table: the current trick, or the one just won until the next lead."""
     viewer = view.seat if view.seat is not None else 0
     if view.trick:
-        return {"complete": False, "cards": _played(view.leader, view.trick, None, names, viewer)}
+        return {
+            "complete": False,
+            "cards": played_cards(view.leader, view.trick, None, names, viewer),
+        }
     last = view.last_trick
     if last is None:
         return {"complete": False, "cards": []}
     return {
         "complete": True,
-        "cards": _played(last.leader, last.cards, last.winner, names, viewer),
+        "cards": played_cards(last.leader, last.cards, last.winner, names, viewer),
         "winner_name": names[last.winner],
         "points": last.points,
     }
@@ -177,7 +187,7 @@ def _last_trick(view: SeatView, names: list[str]) -> dict | None:
     viewer = view.seat if view.seat is not None else 0
     return {
         "number": trick.number,
-        "cards": _played(trick.leader, trick.cards, trick.winner, names, viewer),
+        "cards": played_cards(trick.leader, trick.cards, trick.winner, names, viewer),
         "winner": trick.winner,
         "winner_name": names[trick.winner],
         "points": trick.points,

@@ -20,7 +20,7 @@ from .chat import chat_context
 from .engine import IllegalPlay, record_json
 from .engine.cards import SUIT_LETTERS
 from .forms import FindGameForm, GameCreateForm
-from .invites import invite_of, may_view, remember_invite
+from .invites import invite_of, table_page_game
 from .models import Game
 from .records import game_record
 from .refusals import refusal_text
@@ -102,22 +102,13 @@ class FindGameView(LoginRequiredMixin, View):
         return redirect(game)
 
 
-def _game_for(request, game_id: int) -> Game:
-    """Return the game if this visitor may see it; private tables need a seat or the link."""
-    game = get_object_or_404(Game, pk=game_id)
-    if not may_view(request, game):
-        raise Http404(_("There is no such game."))
-    remember_invite(request, game)  # so the link survives signing up or logging in
-    return game
-
-
 class TableView(View):
     template_name = "games/table.html"
 
     def get(self, request, game_id: int):
         from django.template.response import TemplateResponse
 
-        game = _game_for(request, game_id)  # reads only: the runner plays due bots
+        game = table_page_game(request, game_id)  # reads only: the runner plays due bots
         context = viewer_context(game, request)
         context["turn_sound"] = wants_turn_sound(request.user)  # the page's, not the board's
         context.update(chat_context(game.pk, request.user))
@@ -131,7 +122,7 @@ class SeatActionView(LoginRequiredMixin, View):
     action = "join"
 
     def post(self, request, game_id: int):
-        game = _game_for(request, game_id)
+        game = table_page_game(request, game_id)
         try:
             if self.action == "join":
                 seat = request.POST.get("seat")
@@ -162,7 +153,7 @@ class ResignView(LoginRequiredMixin, View):
     """Leave a running game for good (it ends for everyone; you are rated last)."""
 
     def post(self, request, game_id: int):
-        game = _game_for(request, game_id)
+        game = table_page_game(request, game_id)
         try:
             flow.resign(game_id=game.pk, user=request.user)
         except services.GameError as error:
@@ -176,7 +167,7 @@ class RematchView(LoginRequiredMixin, View):
     """Offer or accept a rematch ("accept"), or turn it down ("decline")."""
 
     def post(self, request, game_id: int):
-        game = _game_for(request, game_id)
+        game = table_page_game(request, game_id)
         answer = rematch.rematch_decline if request.POST.get("answer") == "decline" else None
         try:
             offer = (answer or rematch.rematch_accept)(game_id=game.pk, user=request.user)
@@ -193,7 +184,7 @@ class PlayCardView(LoginRequiredMixin, View):
     table's schedule, as for everyone; the page reloads while others play."""
 
     def post(self, request, game_id: int):
-        game = _game_for(request, game_id)
+        game = table_page_game(request, game_id)
         try:
             flow.play_card(game_id=game.pk, user=request.user, card=request.POST.get("card", ""))
         except (services.GameError, IllegalPlay) as error:
@@ -206,7 +197,7 @@ class ChatView(LoginRequiredMixin, View):
     (With JavaScript the same forms go over the table's socket.)"""
 
     def post(self, request, game_id: int):
-        game = _game_for(request, game_id)
+        game = table_page_game(request, game_id)
         user, data = request.user, request.POST
         try:
             if "chat" in data or "chat_preset" in data:
@@ -234,7 +225,7 @@ class GameRecordView(View):
     """The game as a coins-record/1 document: complete once over, public while running."""
 
     def get(self, request, game_id: int):
-        game = _game_for(request, game_id)
+        game = table_page_game(request, game_id)
         if not game.was_dealt:
             raise Http404(_("This game has not started."))
         response = HttpResponse(record_json(game_record(game)), content_type="application/json")

@@ -23,12 +23,12 @@ from django.views import View
 from . import history
 from .card_names import trick_why
 from .chat import messages_by_trick, room_of, shown_text
-from .models import BotLevel, Game
-from .presenters import card_info, hand_order, seat_name
+from .invites import table_page_game
+from .models import Game
+from .presenters import card_info, hand_order, played_cards, seat_identity, seat_name
 from .records import auto_plays
 from .replay import find, positions, score_sheet, steps, target_reached
 from .selectors import game_load
-from .views import _game_for  # the table's access rule for private games
 
 
 def _int(value: str | None) -> int | None:
@@ -54,7 +54,7 @@ class ReplayView(View):
     template_name = "games/replay.html"
 
     def get(self, request, game_id: int):
-        game = _game_for(request, game_id)
+        game = table_page_game(request, game_id)
         if not game.was_dealt:
             raise Http404(_("This game has not started."))
         context = replay_context(
@@ -143,11 +143,7 @@ def replay_context(game: Game, viewer, *, hand=None, trick=None, invite: str = "
 
 def _player(s, names, viewer_seat) -> dict:
     return {
-        "number": s.number,
-        "name": names[s.number],
-        "is_bot": s.is_bot,
-        "bot_label": BotLevel(s.bot).label if s.is_bot else "",
-        "username": s.user.get_username() if s.user_id else "",
+        **seat_identity(s, names),
         "is_you": viewer_seat is not None and viewer_seat.number == s.number,
     }
 
@@ -174,19 +170,13 @@ def _position(position, names, seats, viewer_seat, auto: set[int]) -> dict:
                 "score": position.scores[s.number],
             }
         )
-    cards = []
-    for i, card in enumerate(position.cards):
-        played_by = (position.leader + i) % 3
-        cards.append(
-            {
-                **card_info(card),
-                "seat": played_by,
-                "player": names[played_by],
-                "is_lead": i == 0,
-                "is_winner": played_by == position.winner,
-                "auto": position.index * 3 + i in auto,
-            }
+    viewer = viewer_seat.number if viewer_seat is not None else 0
+    cards = [
+        {**card, "auto": position.index * 3 + i in auto}
+        for i, card in enumerate(
+            played_cards(position.leader, position.cards, position.winner, names, viewer)
         )
+    ]
     return {
         "hand": position.hand,
         "trick": position.trick,
@@ -264,16 +254,7 @@ def _row(game: Game, viewer_id) -> dict:
     return {
         "game": game,
         "date": game.started_at,
-        "opponents": [
-            {
-                "name": names[s.number],
-                "is_bot": s.is_bot,
-                "bot_label": BotLevel(s.bot).label if s.is_bot else "",
-                "username": s.user.get_username() if s.user_id else "",
-            }
-            for s in seats
-            if s.number != mine
-        ],
+        "opponents": [seat_identity(s, names) for s in seats if s.number != mine],
         "scores": [
             {"name": names[s.number], "score": s.score, "is_player": s.number == mine}
             for s in seats
