@@ -11,7 +11,7 @@ from typing import NamedTuple
 from .cards import parse_card
 from .errors import GameOver, InvalidRecord, NotACard, NotInHand, NotYourTurn
 from .shuffle import deck_from_seed, first_dealer_from_seed, new_seed
-from .tricks import TRICK_TABLE
+from .tricks import TRICK_POINTS, TRICK_WINNER, trick_index
 from .views import SeatView
 
 SEATS = (0, 1, 2)
@@ -192,9 +192,9 @@ class GameState:
         return self._finish_trick(trick)
 
     def _finish_trick(self, trick: tuple[int, ...]) -> TrickRecord:
-        entry = TRICK_TABLE[(trick[0] * 48 + trick[1]) * 48 + trick[2]]
-        winner = (self.leader + (entry & 3)) % 3
-        points = entry >> 2
+        index = trick_index(*trick)
+        winner = (self.leader + TRICK_WINNER[index]) % 3
+        points = TRICK_POINTS[index]
         current = self.hand_log[-1]
         record = TrickRecord(len(current.tricks) + 1, self.leader, trick, winner, points)
         current.tricks.append(record)

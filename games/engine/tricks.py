@@ -1,7 +1,8 @@
 """Who wins a trick of three cards, and why.
 
-`trick_winner` states the rule plainly; `resolve_trick` answers the same question from a table
-precomputed from it, one index per trick, for the hot paths (simulation, search).
+`trick_winner` states the rule plainly; `resolve_trick` answers the same question from two
+tables precomputed from it, `TRICK_WINNER` and `TRICK_POINTS`, read at one index per trick
+(`trick_index`) by the hot paths (the game state, simulation, search).
 """
 
 from dataclasses import dataclass
@@ -25,27 +26,36 @@ def trick_winner(a: int, b: int, c: int) -> int:
     return cards.index(max(cards))
 
 
-def _build_table() -> bytes:
-    """Index ``(a * 48 + b) * 48 + c`` -> winner position | points << 2 (255: repeated card)."""
-    table = bytearray(b"\xff" * 48**3)
+def trick_index(a: int, b: int, c: int) -> int:
+    """Where the trick ``a, b, c`` (in play order) is found in ``TRICK_WINNER`` and
+    ``TRICK_POINTS``; hot loops inline it as ``base + c`` with ``base = (a * 48 + b) * 48``."""
+    return (a * 48 + b) * 48 + c
+
+
+def _build_tables() -> tuple[bytes, bytes]:
+    """The winner's position and the points of every trick of three distinct cards, by
+    ``trick_index`` (255 where a card repeats)."""
+    winners = bytearray(b"\xff" * 48**3)
+    points = bytearray(b"\xff" * 48**3)
     for a in range(48):
         for b in range(48):
             if b == a:
                 continue
             for c in range(48):
                 if c != a and c != b:
-                    points = CARD_POINTS[a] + CARD_POINTS[b] + CARD_POINTS[c]
-                    table[(a * 48 + b) * 48 + c] = trick_winner(a, b, c) | points << 2
-    return bytes(table)
+                    index = trick_index(a, b, c)
+                    winners[index] = trick_winner(a, b, c)
+                    points[index] = CARD_POINTS[a] + CARD_POINTS[b] + CARD_POINTS[c]
+    return bytes(winners), bytes(points)
 
 
-TRICK_TABLE = _build_table()
+TRICK_WINNER, TRICK_POINTS = _build_tables()
 
 
 def resolve_trick(a: int, b: int, c: int) -> tuple[int, int]:
     """Return ``(winner position, points)`` for three distinct cards, by table lookup."""
-    entry = TRICK_TABLE[(a * 48 + b) * 48 + c]
-    return entry & 3, entry >> 2
+    index = trick_index(a, b, c)
+    return TRICK_WINNER[index], TRICK_POINTS[index]
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ honest yardstick for the ladder (``manage.py ladder``): the levels people pick m
 from __future__ import annotations
 
 from ..cards import COINS
-from ..tricks import TRICK_TABLE
+from ..tricks import TRICK_POINTS, TRICK_WINNER
 from ..views import SeatView
 from .base import Bot, Budget, require_turn
 
@@ -32,9 +32,8 @@ def careful_card(hand, trick, my_score: int, target: int) -> int:
         base = (trick[0] * 48 + trick[1]) * 48
         winning = []
         for card in hand:
-            entry = TRICK_TABLE[base + card]
-            if entry & 3 == 2:
-                winning.append((card, entry >> 2))
+            if TRICK_WINNER[base + card] == 2:
+                winning.append((card, TRICK_POINTS[base + card]))
         for card, points in sorted(winning, key=lambda pair: cost(pair[0])):
             if points and (points > (card // 12 == COINS) or my_score + points >= target):
                 return card

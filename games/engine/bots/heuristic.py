@@ -15,7 +15,7 @@ cards when it cannot win. It reads only its own view: its hand and the cards pla
 from __future__ import annotations
 
 from ..cards import CARD_POINTS
-from ..tricks import TRICK_TABLE
+from ..tricks import TRICK_POINTS, TRICK_WINNER, trick_index
 from ..views import SeatView
 from .base import Bot, Budget, require_turn
 
@@ -41,8 +41,8 @@ class HeuristicBot(Bot):
             total = 0.0
             for answer in answers:
                 cards = (*view.trick, card, *answer)
-                entry = TRICK_TABLE[(cards[0] * 48 + cards[1]) * 48 + cards[2]]
-                total += value[(leader + (entry & 3)) % 3][entry >> 2]
+                index = trick_index(*cards)
+                total += value[(leader + TRICK_WINNER[index]) % 3][TRICK_POINTS[index]]
             keep = COIN_KEEP_VALUE * CARD_POINTS[card] + STRENGTH_KEEP_VALUE * (card % 12) / 11
             return total / len(answers) - keep
 

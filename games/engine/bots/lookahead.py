@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 
 from ..cards import CARD_POINTS
-from ..tricks import TRICK_TABLE
+from ..tricks import TRICK_POINTS, TRICK_WINNER
 
 COIN_KEEP_VALUE = 0.45  # a Coins card in hand is a point we may still win with it
 STRENGTH_KEEP_VALUE = 0.12  # an Ace is worth keeping a little more than a 2
@@ -31,7 +31,7 @@ def _build_policy_tables():
     ``lead[c]``: leading ``c``; ``second[a][c]``: answering ``a`` with ``c``;
     ``third[a * 48 + b][c]``: closing ``a, b`` with ``c`` (no target bonus).
     """
-    table = TRICK_TABLE
+    winners, trick_points = TRICK_WINNER, TRICK_POINTS
     third = []
     for a in range(48):
         for b in range(48):
@@ -41,9 +41,8 @@ def _build_policy_tables():
                 for c in range(48):
                     if c in (a, b):
                         continue
-                    entry = table[base + c]
-                    pts = entry >> 2
-                    gain = pts if entry & 3 == 2 else -OPPONENT_POINT_COST * pts
+                    pts = trick_points[base + c]
+                    gain = pts if winners[base + c] == 2 else -OPPONENT_POINT_COST * pts
                     row[c] = gain - KEEP[c]
             third.append(row)
     second = []
@@ -57,9 +56,8 @@ def _build_policy_tables():
             for c in range(48):
                 if c in (a, b):
                     continue
-                entry = table[base + c]
-                pts = entry >> 2
-                total += pts if entry & 3 == 1 else -OPPONENT_POINT_COST * pts
+                pts = trick_points[base + c]
+                total += pts if winners[base + c] == 1 else -OPPONENT_POINT_COST * pts
             row[b] = total / 46 - KEEP[b]
         second.append(row)
     lead = []
@@ -72,9 +70,8 @@ def _build_policy_tables():
             for c in range(48):
                 if c in (a, b):
                     continue
-                entry = table[base + c]
-                pts = entry >> 2
-                total += pts if entry & 3 == 0 else -OPPONENT_POINT_COST * pts
+                pts = trick_points[base + c]
+                total += pts if winners[base + c] == 0 else -OPPONENT_POINT_COST * pts
         lead.append(total / (47 * 46) - KEEP[a])
     return tuple(lead), tuple(second), tuple(third)
 
@@ -99,12 +96,11 @@ def lookahead_last(hand, base, leader, me, scores, target) -> int:
         return hand[0]
     if max(scores) < target - 3:
         return max(hand, key=THIRD_VALUE[base // 48].__getitem__)
-    table = TRICK_TABLE
+    winners, trick_points = TRICK_WINNER, TRICK_POINTS
     card, best = hand[0], -1e9
     for c in hand:
-        entry = table[base + c]
-        points = entry >> 2
-        winner = (leader + (entry & 3)) % 3
+        points = trick_points[base + c]
+        winner = (leader + winners[base + c]) % 3
         if winner == me:
             worth = points + (GAME_DECIDING if points and scores[me] + points >= target else 0)
         else:

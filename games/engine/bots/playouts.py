@@ -15,7 +15,7 @@ Play-outs work on plain int lists (cards are ``suit * 12 + strength``, Coins are
 
 from __future__ import annotations
 
-from ..tricks import TRICK_TABLE
+from ..tricks import TRICK_POINTS, TRICK_WINNER, trick_index
 from .lookahead import LEAD_VALUE, SECOND_VALUE, lookahead_last
 
 CAREFUL, LOOKAHEAD = 0, 1
@@ -31,7 +31,7 @@ def playout(hands, trick, leader, scores, target, me, models, value) -> float:
     reaching the target ends it at +1 for ``me`` or -1, else ``value(scores, me)`` judges
     the hand's end. ``hands``, ``trick`` and ``scores`` are consumed.
     """
-    table = TRICK_TABLE
+    winners, trick_points = TRICK_WINNER, TRICK_POINTS
     cost = COST.__getitem__
     n = len(trick)
     a = trick[0] if n > 0 else -1
@@ -68,9 +68,9 @@ def playout(hands, trick, leader, scores, target, me, models, value) -> float:
         else:
             card = _careful_last(hand, base, scores[third], target)
         hand.remove(card)
-        entry = table[base + card]
-        leader = (leader + (entry & 3)) % 3
-        points = entry >> 2
+        index = base + card
+        leader = (leader + winners[index]) % 3
+        points = trick_points[index]
         if points:
             total = scores[leader] + points
             if total >= target:
@@ -104,9 +104,9 @@ def card_worth(view, hand, card, left_cards, right_cards, models, value) -> floa
     scores = list(view.scores)
     if len(view.trick) == 2:
         a, b = view.trick
-        entry = TRICK_TABLE[(a * 48 + b) * 48 + card]
-        winner = (leader + (entry & 3)) % 3
-        points = entry >> 2
+        index = trick_index(a, b, card)
+        winner = (leader + TRICK_WINNER[index]) % 3
+        points = TRICK_POINTS[index]
         if points and scores[winner] + points >= target:
             return 1.0 if winner == me else -1.0
         scores[winner] += points
@@ -136,12 +136,11 @@ def model_card(model, hand, before, leader, seat, scores, target) -> int:
 
 def _careful_last(hand, base, my_score, target) -> int:
     """Take Coins (or the game) with the cheapest winning card, else throw the cheapest."""
-    table = TRICK_TABLE
+    winners, trick_points = TRICK_WINNER, TRICK_POINTS
     card, best = -1, 10**9
     for c in hand:
-        entry = table[base + c]
-        if entry & 3 == 2:
-            points = entry >> 2
+        if winners[base + c] == 2:
+            points = trick_points[base + c]
             takes = points > (12 <= c < 24) or my_score + points >= target
             if points and takes and COST[c] < best:
                 card, best = c, COST[c]
