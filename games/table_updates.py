@@ -22,14 +22,13 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 
-from ratings.selectors import rating_changes
-
 from .invites import invite_of
 from .models import Game
 from .presence import presence_of, seat_presence
 from .presenters import table_context
 from .rematch_view import rematch_panel
 from .selectors import LoadedGame, game_load, seats_of
+from .signals import asked, rating_changes_of
 
 log = logging.getLogger(__name__)
 
@@ -135,7 +134,7 @@ def viewer_context(
 
 def _add_rating_changes(result: dict, game_id: int) -> None:
     """Put each player's rating change beside their result, once the game is rated."""
-    changes = rating_changes(game_id)
+    changes = asked(rating_changes_of, game_id=game_id)
     result["rating_pending"] = not changes
     for row in result["standings"]:
         row["rating"] = changes.get(row["seat"])

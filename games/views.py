@@ -11,8 +11,6 @@ from django.views import View
 from django.views.generic import FormView, TemplateView
 
 from accounts.selectors import wants_turn_sound
-from ratings.models import PlayerRating
-from ratings.selectors import rating_history
 
 from . import chat, flow, matchmaking, rematch, selectors, services
 from .card_names import SUIT_NAMES
@@ -24,6 +22,7 @@ from .invites import invite_of, table_page_game
 from .models import Game
 from .records import game_record
 from .refusals import refusal_text
+from .signals import asked, player_page
 from .table_updates import announce_chat, viewer_context
 
 
@@ -243,6 +242,5 @@ class PlayerView(TemplateView):
         context["stats"] = selectors.player_stats(player)
         context["recent"] = selectors.recent_games_of(player, self.request.user, limit=10)
         context["profile_url"] = reverse("player_profile", args=[player.get_username()])
-        context["rating"] = PlayerRating.objects.filter(user=player).first()
-        context["rating_history"] = rating_history(player, self.request.user)[:20]
+        context.update(asked(player_page, player=player, viewer=self.request.user))
         return context

@@ -6,4 +6,4 @@ class RatingsConfig(AppConfig):
     verbose_name = "Ratings and leaderboards"
 
     def ready(self):
-        from . import receivers  # noqa: F401  (connects the game_over receiver)
+        from . import receivers  # noqa: F401  (connects the receivers to games' signals)

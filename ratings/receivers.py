@@ -1,4 +1,6 @@
-"""Rate each game once it is over, from the table runner that serves its aftermath.
+"""What ratings does for games: rate each game once it is over, from the table runner that
+serves its aftermath; serve recompute requests; answer the pages' questions (a player's
+rating, a finished game's rating changes).
 
 A game's last card schedules its aftermath (``Game.due_at``) in the same transaction, so a
 game ends rated even if the process that played its last card dies right after: whichever
@@ -11,9 +13,10 @@ from django.db import transaction
 from django.dispatch import receiver
 from django.utils import timezone
 
-from games.signals import game_over, runner_idle
+from games.signals import game_over, player_page, rating_changes_of, runner_idle
 
-from .models import RatingsRecompute
+from .models import PlayerRating, RatingsRecompute
+from .selectors import rating_changes, rating_history
 from .services import game_rate, ratings_recompute
 
 log = logging.getLogger(__name__)
@@ -24,6 +27,20 @@ def rate_finished_game(sender, game_id: int, **kwargs) -> None:
     """Rate the game inside its aftermath's transaction (idempotent); a failure leaves the
     aftermath due, and the runner tries again a little later."""
     game_rate(game_id=game_id)
+
+
+@receiver(player_page)
+def rating_on_player_page(sender, player, viewer, **kwargs) -> dict:
+    """A player's rating and their last 20 rated games, as ``viewer`` may see them."""
+    return {
+        "rating": PlayerRating.objects.filter(user=player).first(),
+        "rating_history": rating_history(player, viewer)[:20],
+    }
+
+
+@receiver(rating_changes_of)
+def ratings_after_game(sender, game_id: int, **kwargs) -> dict:
+    return rating_changes(game_id)
 
 
 @receiver(runner_idle)
