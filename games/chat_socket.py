@@ -10,6 +10,7 @@ from __future__ import annotations
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
+from .channels_adapter import others_watching
 from .chat import (
     ChatRefused,
     chat_context,
@@ -23,7 +24,6 @@ from .chat import (
     shown_text,
 )
 from .db_threads import in_db_thread
-from .table_updates import others_watching
 
 CHAT_KEYS = ("chat", "chat_preset", "mute", "unmute", "report")
 

@@ -9,7 +9,6 @@ import json
 import logging
 from types import SimpleNamespace
 
-from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
@@ -18,6 +17,7 @@ from django.utils.translation import gettext as _
 from accounts.selectors import preferred_language
 
 from . import flow, services
+from .channels_adapter import dispatch_without_db_hop, others_watching
 from .chat_socket import CHAT_KEYS, ChatSocket
 from .db_threads import in_db_thread
 from .engine import IllegalPlay
@@ -37,7 +37,6 @@ from .refusals import refusal_text
 from .selectors import cached_game
 from .table_updates import (
     group_name,
-    others_watching,
     render_board,
     render_message,
     socket_request,
@@ -61,15 +60,7 @@ CLOSE_TOO_MANY_SOCKETS = 4409
 
 class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
     async def dispatch(self, message):
-        """Handle ``message`` without Channels' per-message hop to close old connections.
-
-        Every database call here runs through ``in_db_thread``, which closes stale
-        connections itself, so the extra thread hop per message would only add latency.
-        """
-        handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+        await dispatch_without_db_hop(self, message)  # see games/channels_adapter.py
 
     async def connect(self):
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])

@@ -11,8 +11,7 @@ import logging
 from urllib.parse import urlsplit
 
 from asgiref.sync import async_to_sync
-from channels.layers import InMemoryChannelLayer, get_channel_layer
-from channels_redis.core import RedisChannelLayer
+from channels.layers import get_channel_layer
 from django.contrib.auth.models import AnonymousUser
 from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpRequest
@@ -22,6 +21,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 
+from .channels_adapter import others_watching
 from .invites import invite_of
 from .models import Game
 from .presence import presence_of, seat_presence
@@ -52,27 +52,6 @@ def end_user_sockets(user_id: int) -> None:
         async_to_sync(layer.group_send)(user_group(user_id), {"type": "session.end"})
     except Exception as error:
         log.warning("Could not close the sockets of user %s: %s", user_id, error)
-
-
-async def others_watching(layer, group: str, channel: str) -> bool:
-    """Whether ``group`` may hold a socket besides ``channel`` (True when unsure).
-
-    A person's own socket gets its board straight after its move, so a table nobody else
-    watches (the usual game against bots) need not pay for a broadcast: on Redis one round
-    trip instead of four, and no message back to this very process. ``channel`` may have
-    left the group already (a socket closing while its bots still play). No race: a socket
-    that joins after the count reads the board once the move is committed.
-    """
-    if isinstance(layer, RedisChannelLayer):
-        key = layer._group_key(group)
-        connection = layer.connection(layer.consistent_hash(group))
-        async with connection.pipeline(transaction=False) as pipe:
-            members, mine = await pipe.zcard(key).zscore(key, channel).execute()
-        return members - (mine is not None) > 0
-    if isinstance(layer, InMemoryChannelLayer):
-        members = layer.groups.get(group, {})
-        return len(members) - (channel in members) > 0
-    return True
 
 
 def board_context(game: Game, viewer=None, loaded: LoadedGame | None = None) -> dict:

@@ -12,10 +12,11 @@ from django.test import Client as PageClient
 
 from coins_site.asgi import application
 from games import flow, services
+from games.channels_adapter import others_watching
 from games.consumers import SYNC
 from games.models import Game, Play
 from games.selectors import game_load
-from games.table_updates import notify_table, others_watching
+from games.table_updates import notify_table
 
 from .helpers import assert_no_hidden_cards, board_moves, can_play, hand_cards
 
@@ -178,23 +179,6 @@ async def test_a_move_is_broadcast_only_when_someone_else_watches(alice, setting
     assert broadcasts == [board_moves(reply)] and 'id="hand"' not in seen
     await player.close()
     await spectator.close()
-
-
-async def test_others_watching_counts_every_socket_but_the_asking_one():
-    """Exact whatever the asker's own membership: it may have left the group already (a
-    socket closing while its bots still play), and then one other watcher still counts."""
-    layer = get_channel_layer()
-    await layer.flush()
-    group, me, other = "game-others", await layer.new_channel(), await layer.new_channel()
-    assert not await others_watching(layer, group, me)
-    await layer.group_add(group, me)
-    assert not await others_watching(layer, group, me)
-    await layer.group_add(group, other)
-    assert await others_watching(layer, group, me)
-    await layer.group_discard(group, me)
-    assert await others_watching(layer, group, me)
-    await layer.group_discard(group, other)
-    assert not await others_watching(layer, group, me)
 
 
 async def test_a_page_that_missed_an_update_gets_it_when_it_asks(alice, settings, monkeypatch):
