@@ -25,16 +25,16 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from . import state_cache
-from .engine import CARD_CODES, GameState, NotYourTurn, SeatView, parse_card
-from .engine.bots import make_bot
+from .engine import CARD_CODES, GameState, NotYourTurn, SeatView, TrickRecord, parse_card
+from .engine.bots import SEARCH_BOTS, make_bot
 from .errors import GameNotRunning, NotSeated, locked_game, require_running
 from .models import BotLevel, Game, Hand, Presence, Seat
-from .move_rows import MoveResult, MoveRows, play_and_record
+from .move_rows import MoveRows
 from .presence import STALE_AFTER
 from .selectors import LoadedGame, game_load, remember
 from .signals import game_over
 from .table_updates import notify_table
-from .thinking import SEARCH_BOTS, think_cap
+from .thinking import think_cap
 
 IDLE_CHECK = timedelta(minutes=10)  # a table with no clock: how long before we look again
 AUTO_LIMIT = 2  # cards the server plays in a row for an absent person before a bot sits in
@@ -95,6 +95,39 @@ def start_game(game: Game) -> None:
 
 
 # -- playing --------------------------------------------------------------------------------
+
+
+@dataclass
+class MoveResult:
+    """A move that was applied, with what the caller needs to show it at once."""
+
+    loaded: LoadedGame
+    seat: int
+    card: str
+    trick: TrickRecord | None
+    played: int = 1  # moves played by the call that returns this one (bots that followed too)
+
+    @property
+    def moves(self) -> int:
+        return self.loaded.game.moves
+
+    @property
+    def bot_due(self) -> str | None:
+        """The level of the bot to play next, or None (a person's turn, or the game is over)."""
+        state = self.loaded.state
+        if state.winner is not None or not self.loaded.game.is_running:
+            return None
+        return self.loaded.seats[state.to_play].bot or None
+
+
+def play_and_record(rows: MoveRows, seat: int, card: object, auto: bool = False) -> MoveResult:
+    """Play on the engine state (raising IllegalPlay before anything is noted), and note
+    the rows that record the move (``auto``: played by the server for an absent person)."""
+    state = rows.loaded.state
+    hand_number, trick_number, order = state.hand_number, state.trick_number, len(state.trick)
+    trick = state.play(seat, card)
+    code = rows.record(seat, trick, hand_number, trick_number, order, auto)
+    return MoveResult(rows.loaded, seat, code, trick)
 
 
 def play_card(*, game_id: int, user, card: object, skip_channel: str = "") -> MoveResult:

@@ -8,36 +8,11 @@ That keeps a busy worker's database round trips (and the GIL waits after each) d
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from django.db import connection
 
 from .engine import CARD_CODES, HandRecord, TrickRecord
 from .models import Game, Hand, Play, Seat, Trick
 from .selectors import LoadedGame
-
-
-@dataclass
-class MoveResult:
-    """A move that was applied, with what the caller needs to show it at once."""
-
-    loaded: LoadedGame
-    seat: int
-    card: str
-    trick: TrickRecord | None
-    played: int = 1  # moves played by the call that returns this one (bots that followed too)
-
-    @property
-    def moves(self) -> int:
-        return self.loaded.game.moves
-
-    @property
-    def bot_due(self) -> str | None:
-        """The level of the bot to play next, or None (a person's turn, or the game is over)."""
-        state = self.loaded.state
-        if state.winner is not None or not self.loaded.game.is_running:
-            return None
-        return self.loaded.seats[state.to_play].bot or None
 
 
 class MoveRows:
@@ -107,12 +82,74 @@ class MoveRows:
 
 # -- the statements -------------------------------------------------------------------------
 # Plain SQL, written for both PostgreSQL and SQLite: the ORM would spend more time building
-# these few statements than the database spends running them.
+# these few statements than the database spends running them. Table and column names come
+# from the models; tests/games/test_move_rows_schema.py checks them against the migrated
+# schema and fails if a model gains a column these inserts would leave out.
 
-HAND, TRICK, PLAY = Hand._meta.db_table, Trick._meta.db_table, Play._meta.db_table
-SEAT, GAME = Seat._meta.db_table, Game._meta.db_table
-HAND_ID = f"(SELECT id FROM {HAND} WHERE game_id = %s AND number = %s)"
-TRICK_ID = f"(SELECT id FROM {TRICK} WHERE hand_id = {HAND_ID} AND number = %s)"
+
+def _table(model) -> str:
+    return connection.ops.quote_name(model._meta.db_table)
+
+
+def _column(model, field: str) -> str:
+    return connection.ops.quote_name(model._meta.get_field(field).column)
+
+
+def _columns(model, fields: tuple[str, ...]) -> str:
+    return ", ".join(_column(model, field) for field in fields)
+
+
+def _assignments(model, fields: tuple[str, ...]) -> str:
+    return ", ".join(f"{_column(model, field)} = %s" for field in fields)
+
+
+# The fields each statement writes, in the order of its parameters.
+HAND_INSERT = ("game", "number", "dealer", "deck", "created_at")
+TRICK_INSERT = ("hand", "number", "leader", "winner", "points")
+TRICK_FINISH = ("winner", "points")
+PLAY_INSERT = ("game", "hand", "trick", "sequence", "order", "seat", "card", "auto", "played_at")
+SEAT_UPDATE = ("auto_in_row", "stand_in")
+GAME_UPDATE = (
+    "moves",
+    "to_play",
+    "updated_at",
+    "status",
+    "winner_seat",
+    "finished_at",
+    "abandoned_by",
+    "due_at",
+    "turn_deadline",
+)
+
+HAND, TRICK, PLAY, SEAT, GAME = (_table(model) for model in (Hand, Trick, Play, Seat, Game))
+HAND_ID = (
+    f"(SELECT {_column(Hand, 'id')} FROM {HAND}"
+    f" WHERE {_column(Hand, 'game')} = %s AND {_column(Hand, 'number')} = %s)"
+)
+TRICK_ID = (
+    f"(SELECT {_column(Trick, 'id')} FROM {TRICK}"
+    f" WHERE {_column(Trick, 'hand')} = {HAND_ID} AND {_column(Trick, 'number')} = %s)"
+)
+HAND_INSERT_SQL = f"INSERT INTO {HAND} ({_columns(Hand, HAND_INSERT)}) VALUES (%s, %s, %s, %s, %s)"
+TRICK_INSERT_SQL = (
+    f"INSERT INTO {TRICK} ({_columns(Trick, TRICK_INSERT)}) VALUES ({HAND_ID}, %s, %s, %s, %s)"
+)
+TRICK_FINISH_SQL = (
+    f"UPDATE {TRICK} SET {_assignments(Trick, TRICK_FINISH)}"
+    f" WHERE {_column(Trick, 'hand')} = {HAND_ID} AND {_column(Trick, 'number')} = %s"
+)
+PLAY_INSERT_SQL = f"INSERT INTO {PLAY} ({_columns(Play, PLAY_INSERT)}) VALUES "  # + rows
+PLAY_ROW_SQL = f"(%s, {HAND_ID}, {TRICK_ID}, %s, %s, %s, %s, %s, %s)"
+SEAT_UPDATE_SQL = (
+    f"UPDATE {SEAT} SET {_assignments(Seat, SEAT_UPDATE)} WHERE {_column(Seat, 'id')} = %s"
+)
+SCORES_UPDATE_SQL = (
+    f"UPDATE {SEAT} SET {_column(Seat, 'score')} = CASE {_column(Seat, 'number')}"
+    f" WHEN 0 THEN %s WHEN 1 THEN %s ELSE %s END WHERE {_column(Seat, 'game')} = %s"
+)
+GAME_UPDATE_SQL = (
+    f"UPDATE {GAME} SET {_assignments(Game, GAME_UPDATE)} WHERE {_column(Game, 'id')} = %s"
+)
 Statement = tuple[str, list]
 
 
@@ -125,8 +162,7 @@ def _hand_insert(game: Game, hand: HandRecord) -> Statement:
         [CARD_CODES[card] for card in hand.deck], connection
     )
     return (
-        f"INSERT INTO {HAND} (game_id, number, dealer, deck, created_at)"
-        " VALUES (%s, %s, %s, %s, %s)",
+        HAND_INSERT_SQL,
         [game.pk, hand.number, hand.dealer, deck, _now(game)],
     )
 
@@ -134,8 +170,7 @@ def _hand_insert(game: Game, hand: HandRecord) -> Statement:
 def _trick_insert(game, key, leader, winner, points) -> Statement:
     hand, number = key
     return (
-        f"INSERT INTO {TRICK} (hand_id, number, leader, winner, points)"
-        f" VALUES ({HAND_ID}, %s, %s, %s, %s)",
+        TRICK_INSERT_SQL,
         [game.pk, hand, number, leader, winner, points],
     )
 
@@ -143,44 +178,39 @@ def _trick_insert(game, key, leader, winner, points) -> Statement:
 def _trick_finish(game: Game, key: tuple[int, int], trick: TrickRecord) -> Statement:
     hand, number = key
     return (
-        f"UPDATE {TRICK} SET winner = %s, points = %s WHERE hand_id = {HAND_ID} AND number = %s",
+        TRICK_FINISH_SQL,
         [trick.winner, trick.points, game.pk, hand, number],
     )
 
 
 def _plays_insert(game: Game, plays: list[tuple]) -> Statement:
-    row = f"(%s, {HAND_ID}, {TRICK_ID}, %s, %s, %s, %s, %s, %s)"
     params = []
     for sequence, order, seat, code, hand, trick, auto in plays:
         params += [game.pk, game.pk, hand, game.pk, hand, trick]
         params += [sequence, order, seat, code, auto, _now(game)]
     return (
-        f'INSERT INTO {PLAY} (game_id, hand_id, trick_id, sequence, "order", seat, card, auto,'
-        f" played_at) VALUES {', '.join([row] * len(plays))}",
+        PLAY_INSERT_SQL + ", ".join([PLAY_ROW_SQL] * len(plays)),
         params,
     )
 
 
 def _seat_update(seat: Seat) -> Statement:
     return (
-        f"UPDATE {SEAT} SET auto_in_row = %s, stand_in = %s WHERE id = %s",
+        SEAT_UPDATE_SQL,
         [seat.auto_in_row, seat.stand_in, seat.pk],
     )
 
 
 def _scores_update(game: Game, scores: list[int]) -> Statement:
     return (
-        f"UPDATE {SEAT} SET score = CASE number WHEN 0 THEN %s WHEN 1 THEN %s ELSE %s END"
-        " WHERE game_id = %s",
+        SCORES_UPDATE_SQL,
         [*scores, game.pk],
     )
 
 
 def _game_update(game: Game) -> Statement:
     return (
-        f"UPDATE {GAME} SET moves = %s, to_play = %s, updated_at = %s, status = %s,"
-        " winner_seat = %s, finished_at = %s, abandoned_by = %s, due_at = %s,"
-        " turn_deadline = %s WHERE id = %s",
+        GAME_UPDATE_SQL,
         [
             game.moves,
             game.to_play,
@@ -214,13 +244,3 @@ def _execute(statements: list[Statement]) -> None:
         else:
             for sql, params in statements:
                 cursor.execute(sql, params)
-
-
-def play_and_record(rows: MoveRows, seat: int, card: object, auto: bool = False) -> MoveResult:
-    """Play on the engine state (raising IllegalPlay before anything is noted), and note
-    the rows that record the move (``auto``: played by the server for an absent person)."""
-    state = rows.loaded.state
-    hand_number, trick_number, order = state.hand_number, state.trick_number, len(state.trick)
-    trick = state.play(seat, card)
-    code = rows.record(seat, trick, hand_number, trick_number, order, auto)
-    return MoveResult(rows.loaded, seat, code, trick)

@@ -19,9 +19,9 @@ from datetime import timedelta
 from django.conf import settings
 
 from .engine import SeatView
-from .engine.bots import BOT_CLASSES, SEARCH_BOTS, make_bot
+from .engine.bots import BOT_CLASSES, make_bot
 
-__all__ = ["SEARCH_BOTS", "choose", "choose_elsewhere", "pool", "think_cap"]
+__all__ = ["choose", "choose_elsewhere", "pool", "think_cap"]
 
 _pool: ProcessPoolExecutor | None = None
 
