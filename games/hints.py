@@ -37,9 +37,7 @@ def take_hint_slot(user_id: int) -> None:
 
 def win_chance(view: SeatView, card: int) -> float:
     """The share of ways the seats after us could answer in which ``card`` wins the trick."""
-    unseen = view.unseen_cards()
-    to_come = 2 - len(view.trick)
-    answers = [()] if to_come == 0 else list(permutations(unseen, to_come))
+    answers = list(permutations(view.unseen_cards(), 2 - len(view.trick)))  # [()] if last
     position = len(view.trick)
     wins = sum(resolve_trick(*view.trick, card, *answer)[0] == position for answer in answers)
     return wins / len(answers)

@@ -34,13 +34,14 @@ def think_cap(bot_name: str) -> timedelta:
 
 def choose(bot_name: str, seed: str, view: SeatView) -> int:
     """Return the card the bot plays from ``view`` (runs in the worker). With
-    ``COINS_THINK_LOG`` set (benchmarks), the CPU it took is appended to that file."""
+    ``COINS_THINK_LOG`` set (benchmarks, tests), the CPU it took and the process that
+    thought are appended to that file."""
     started = time.process_time()
     card = make_bot(bot_name, seed=seed).choose(view)
     path = os.environ.get("COINS_THINK_LOG")
     if path:
         with open(path, "a", encoding="utf-8") as log:
-            log.write(f"{bot_name} {time.process_time() - started:.6f}\n")
+            log.write(f"{bot_name} {time.process_time() - started:.6f} {os.getpid()}\n")
     return card
 
 

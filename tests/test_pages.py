@@ -1,6 +1,7 @@
 """The public pages and the attribution the designer's licence requires."""
 
 import os
+import re
 import subprocess
 import sys
 
@@ -16,7 +17,20 @@ def test_pages_render_with_the_attribution_in_the_footer(client, name):
     assert response.status_code == 200
     html = response.content.decode()
     assert "Mark Steere" in html and ATTRIBUTION_LINK in html
-    assert "/static/django-htmx/" in html or "htmx" in html
+    scripts = re.findall(r'<script[^>]*\bsrc="([^"]+)"', html)
+    # htmx and its WebSocket extension, from our own static files (never a CDN).
+    assert any(re.fullmatch(r"/static/django_htmx/htmx-2(\.min)?\.js", src) for src in scripts)
+    assert any("/static/django_htmx/ext/hx-ws" in src for src in scripts), scripts
+    assert all(src.startswith("/static/") for src in scripts), scripts
+
+
+def test_the_scripts_a_page_names_are_served(client):
+    """Offline users and tests get htmx from us: each script a page names is ours."""
+    from django.contrib.staticfiles import finders
+
+    html = client.get(reverse("home")).content.decode()
+    for src in re.findall(r'<script[^>]*\bsrc="/static/([^"]+)"', html):
+        assert finders.find(src), src
 
 
 def test_the_rules_page_attributes_the_game_and_states_the_cycle(client):

@@ -312,7 +312,7 @@ def think_figures(path: Path) -> dict:
     if path.exists():
         for line in path.read_text().splitlines():
             parts = line.split()
-            if len(parts) == 2:
+            if len(parts) == 3:  # bot, CPU seconds, process
                 by_bot.setdefault(parts[0], []).append(float(parts[1]) * 1000)
     return {bot: _spread(values) for bot, values in by_bot.items()}
 

@@ -4,6 +4,8 @@ import re
 
 import pytest
 
+from games.models import Play
+
 from .actions import PLAYABLE, board_moves, sign_up
 from .conftest import ARTIFACTS
 
@@ -20,7 +22,7 @@ def test_sign_up_quick_play_and_play_a_whole_game_by_clicking(live_server_url, p
     assert page.locator("[data-score-seat='0']").inner_text() == "0"
 
     clicks = 0
-    while True:
+    for _turn in range(200):  # a person plays at most about 100 cards of a game to 10
         page.wait_for_selector(f"#game-result, {PLAYABLE}")
         if page.locator("#game-result").count():
             break
@@ -33,15 +35,19 @@ def test_sign_up_quick_play_and_play_a_whole_game_by_clicking(live_server_url, p
             "moves => Number(document.querySelector('#board').dataset.moves) > moves", arg=before
         )
         clicks += 1
-        # The card just played is on the table and no longer in the hand (unless it ended
-        # the hand: a new deal shows an empty table).
-        if (
-            board_moves(page) == before + 1
-            and page.locator("#board").get_attribute("data-hand") == hand
-        ):
-            assert page.locator(f"#trick [data-card='{card}']").count() == 1
-        if page.locator("#hand [data-card]").count() < held:  # not a new deal, which may
-            assert page.locator(f"#hand [data-card='{card}']").count() == 0  # hold it again
+        # The click played that very card for this person, and the page shows it: on the
+        # table or as the last trick, and gone from the hand (unless a new deal began:
+        # then the table is cleared and the new hand may hold it again).
+        game_id = int(re.search(r"/games/(\d+)/", page.url)[1])
+        play = Play.objects.get(game_id=game_id, sequence=before)
+        assert (play.seat, play.card) == (0, card)
+        new_deal = page.locator("#board").get_attribute("data-hand") != hand
+        shown = page.locator(f"#trick [data-card='{card}'], #last-trick [data-card='{card}']")
+        assert new_deal or shown.count() >= 1, card
+        left = page.locator("#hand [data-card]").count()
+        assert new_deal or (
+            left == held - 1 and not page.locator(f"#hand [data-card='{card}']").count()
+        )
         if clicks == 8:
             ARTIFACTS.mkdir(exist_ok=True)
             page.screenshot(path=str(ARTIFACTS / "table-midgame.png"), full_page=True)

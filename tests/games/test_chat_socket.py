@@ -7,7 +7,9 @@ from channels.db import database_sync_to_async
 
 from games import services
 from games.models import ChatMessage, ChatReport
+from games.table_updates import notify_table
 
+from .helpers import board_moves
 from .test_consumer import Client, scan_frames
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -23,8 +25,23 @@ def said(frames: list[str]) -> list[str]:
     ]
 
 
-async def heard_nothing(client: Client) -> bool:
-    return await client.communicator.receive_nothing(timeout=0.3)
+async def heard_nothing(*clients: Client) -> bool:
+    """Whether nothing was sent to any of the table's ``clients`` since they last read: a
+    board announced to the table now must be the next frame each hears, since a socket
+    hears its messages in order (no waiting out a silence that a slow machine outlasts)."""
+    await db(notify_table)(clients[0].game_id, -1)
+    frames = [await client.receive() for client in clients]
+    for client in clients:
+        client.frames.clear()
+    return all(board_moves(frame) is not None and not said([frame]) for frame in frames)
+
+
+async def answered_nothing(client: Client) -> bool:
+    """Whether ``client``'s last message got no answer: the refusal of an empty chat line,
+    asked now, must be the next frame (a socket answers its messages in order)."""
+    await client.send({"chat": ""})
+    frame = await client.receive()
+    return 'id="chat-notice"' in frame and "Write something" in frame
 
 
 async def test_players_and_spectators_hear_only_their_own_room(alice, bob, carol, make_user):
@@ -47,13 +64,13 @@ async def test_players_and_spectators_hear_only_their_own_room(alice, bob, carol
     await ben.receive()
     assert said(ben.frames) == ["good luck, Ben"]
     assert said(ann.frames) == ["good luck, Ben"]  # shown to the sender at once
-    assert await heard_nothing(cat) and await heard_nothing(dan)
+    assert await heard_nothing(*clients)  # the spectators heard nothing
 
     await cat.send({"chat_preset": "hello"})
     await cat.receive()
     await dan.receive()
     assert said(dan.frames) == ["Hello!"]
-    assert await heard_nothing(ann) and await heard_nothing(ben)
+    assert await heard_nothing(*clients)  # the players heard nothing
     for client in clients:
         await client.close()
         await scan_frames(client, game)
@@ -88,7 +105,7 @@ async def test_refusals_over_the_socket_are_clear_and_store_nothing(alice, bob):
         frame = await ann.receive()
         assert 'id="chat-notice"' in frame and "error" in frame and reason in frame, frame
     assert not await db(ChatMessage.objects.exists)()
-    assert await heard_nothing(ben)
+    assert await heard_nothing(ann, ben)
     for n in range(3):
         await ann.send({"chat": f"quick {n}"})
         await ann.receive()
@@ -114,7 +131,7 @@ async def test_a_muted_person_is_hidden_live_and_can_be_reported(alice, bob):
     await ben.receive()  # his own line
     await ben.send({"chat": "second words"})
     await ben.receive()
-    assert await heard_nothing(ann)
+    assert await heard_nothing(ann, ben)
     await ann.send({"unmute": "bob"})
     panel = await ann.receive()
     assert "first words" in panel and "second words" in panel
@@ -130,12 +147,12 @@ async def test_a_chat_line_lost_on_the_way_comes_with_the_next_ask(alice, bob):
 
     ann, ben = await two_players(alice, bob)
     await ann.send(SYNC)
-    assert await heard_nothing(ann)
+    assert await answered_nothing(ann)
     await db(chat_post)(game_id=ann.game_id, user=bob, text="you never heard this")
     await ann.send(SYNC)
     panel = await ann.frame_where(lambda f: 'id="chat"' in f)
     assert "you never heard this" in panel
     await ann.send(SYNC)
-    assert await heard_nothing(ann)
+    assert await answered_nothing(ann)
     for client in (ann, ben):
         await client.close()

@@ -2,6 +2,7 @@
 
 import asyncio
 import json
+import os
 import re
 
 import pytest
@@ -60,18 +61,17 @@ class Client:
         latest = self.latest_board
         if latest is not None and predicate(latest):
             return latest
-        while True:
-            frame = await self.receive(timeout=timeout)
-            if board_moves(frame) is not None and predicate(frame):
-                return frame
+        return await self.frame_where(
+            lambda frame: board_moves(frame) is not None and predicate(frame), timeout
+        )
 
     async def play_to_the_end(self, timeout=10.0) -> tuple[str, int]:
         """Play the first card of the hand on each turn until the game ends.
 
         Return the final board and how many cards this socket played.
         """
-        played, seen = 0, -1
-        while True:
+        seen = -1
+        for played in range(200):  # a socket plays at most about 100 cards of a game
             frame = await self.board_where(
                 lambda f, seen=seen: board_moves(f) > seen and (can_play(f) or finished(f)),
                 timeout=timeout,
@@ -80,18 +80,25 @@ class Client:
                 return frame, played
             seen = board_moves(frame)
             await self.send({"card": hand_cards(frame)[0], "HEADERS": {"HX-Request": "true"}})
-            played += 1
+        raise AssertionError("the game did not end")
 
     async def frame_where(self, predicate, timeout=10.0) -> str:
-        """The next frame that satisfies ``predicate`` (boards, chat panels, ... skipped)."""
+        """The next frame that satisfies ``predicate`` (boards, chat panels, ... skipped),
+        within ``timeout`` seconds in all."""
+        deadline = asyncio.get_running_loop().time() + timeout
         while True:
-            frame = await self.receive(timeout=timeout)
+            left = deadline - asyncio.get_running_loop().time()
+            assert left > 0, f"no such frame within {timeout} s"
+            frame = await self.receive(timeout=left)
             if predicate(frame):
                 return frame
 
     async def drain(self, quiet: float = 0.2) -> None:
-        """Take every frame already on its way (boards redrawn as others come and go)."""
+        """Take every frame already on its way (boards redrawn as others come and go),
+        for at most 10 s: a socket that never falls quiet is a failure."""
+        deadline = asyncio.get_running_loop().time() + 10
         while not await self.communicator.receive_nothing(timeout=quiet):
+            assert asyncio.get_running_loop().time() < deadline, "the socket never fell quiet"
             await self.receive()
 
     async def send(self, data):
@@ -421,31 +428,35 @@ async def test_a_reconnecting_socket_gets_the_current_board(alice):
     await again.close()
 
 
-async def test_search_bots_think_in_another_process(alice, monkeypatch):
+async def test_search_bots_think_in_another_process(alice, monkeypatch, tmp_path):
     """Bots marked as searching are asked in the worker pool by the runner, never in the
-    server's threads or on a socket."""
-    from games import flow, runner, thinking
+    server's threads or on a socket: the workers log each card with their process id."""
+    from games import flow, thinking
 
+    def fresh_pool():  # workers read the environment when they start
+        if thinking._pool is not None:
+            thinking._pool.shutdown()
+        thinking._pool = None
+
+    log = tmp_path / "thinking.log"
+    monkeypatch.setenv("COINS_THINK_LOG", str(log))
     monkeypatch.setattr(flow, "SEARCH_BOTS", frozenset({"heuristic"}))
-    asked = []
-    real = thinking.choose_elsewhere
-
-    async def spy(level, seed, view):
-        asked.append((level, view.seat, len(view.hand)))
-        return await real(level, seed, view)
-
-    monkeypatch.setattr(runner, "choose_elsewhere", spy)
-    game = await db(services.game_create)(
-        creator=alice, target=3, seat_kinds=["me", "heuristic", "heuristic"]
-    )
-    client = Client(game.pk, alice, 0)
-    await client.connect()
-    await client.play_to_the_end(timeout=30)
-    await client.close()
+    fresh_pool()
+    try:
+        game = await db(services.game_create)(
+            creator=alice, target=3, seat_kinds=["me", "heuristic", "heuristic"]
+        )
+        client = Client(game.pk, alice, 0)
+        await client.connect()
+        await client.play_to_the_end(timeout=30)
+        await client.close()
+    finally:
+        fresh_pool()
     game = await db(Game.objects.get)(pk=game.pk)
     bot_plays = await db(Play.objects.filter(game=game).exclude(seat=0).count)()
-    assert asked and len(asked) == bot_plays
-    assert all(level == "heuristic" and seat in (1, 2) for level, seat, _ in asked)
+    thought = [line.split() for line in log.read_text().splitlines()]
+    assert bot_plays and len(thought) == bot_plays
+    assert all(bot == "heuristic" and int(pid) != os.getpid() for bot, _, pid in thought)
 
 
 async def test_hints_in_casual_games_only_on_your_turn(alice, bob):

@@ -113,8 +113,12 @@ class Viewer:
 async def settle(viewers: list[Viewer]) -> None:
     """Take the boards redrawn as the others came (their presence), until all is quiet."""
     for viewer in viewers:
-        while not await viewer.communicator.receive_nothing(timeout=0.2):
+        for _frame in range(50):  # a few presence redraws, never an endless stream
+            if await viewer.communicator.receive_nothing(timeout=0.2):
+                break
             await viewer.communicator.receive_from()
+        else:
+            raise AssertionError(f"{viewer.name}'s socket never fell quiet")
 
 
 async def pushed(viewers: list[Viewer]) -> dict[str, str]:

@@ -1,40 +1,17 @@
 """Races between people, on PostgreSQL where they really run at once (row locks decide)."""
 
-import threading
-
 import pytest
-from django.db import connection, connections
+from django.db import connection
 
 from games import flow, services
 from games.models import Game, Rematch, Seat
 from games.rematch import rematch_accept
+from tests.games.helpers import at_once
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks need PostgreSQL"),
 ]
-
-
-def at_once(*calls) -> list:
-    """Run the calls in threads released together; return each result or error."""
-    barrier = threading.Barrier(len(calls))
-    results = [None] * len(calls)
-
-    def run(index, call):
-        barrier.wait()
-        try:
-            results[index] = call()
-        except Exception as error:  # the race's loser: kept to be looked at
-            results[index] = error
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return results
 
 
 def test_two_people_taking_the_last_seat_at_once_exactly_one_gets_it(alice, bob, carol):

@@ -124,9 +124,14 @@ def test_a_private_table_needs_its_invite_token(alice, bob):
     game = services.game_create(
         creator=alice, target=10, seat_kinds=["me", "open", "random"], is_public=False
     )
-    with pytest.raises(services.SeatUnavailable, match="invite"):
-        services.seat_join(game_id=game.pk, user=bob)
+    for wrong in ("", "not-the-token", game.invite_token[:-1], game.invite_token.upper()):
+        with pytest.raises(services.SeatUnavailable, match="private table: you need its invite"):
+            services.seat_join(game_id=game.pk, user=bob, invite_token=wrong)
+        assert not Seat.objects.filter(game=game, user=bob).exists()
+        assert Game.objects.get(pk=game.pk).status == Game.Status.WAITING
     services.seat_join(game_id=game.pk, user=bob, invite_token=game.invite_token)
+    assert Seat.objects.get(game=game, number=1).user == bob
+    assert Game.objects.get(pk=game.pk).status == Game.Status.IN_PROGRESS  # the last seat
 
 
 @pytest.mark.parametrize(
