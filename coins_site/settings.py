@@ -171,7 +171,14 @@ LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", _("English")), ("es", _("Spanish"))]
+# The languages the rules of Coins circulate in.
+LANGUAGES = [
+    ("en", _("English")),
+    ("es", _("Spanish")),
+    ("ca", _("Catalan")),
+    ("fr", _("French")),
+    ("id", _("Indonesian")),
+]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True

@@ -17,6 +17,16 @@ SUIT_NAMES = (
 )
 
 
+# "of Cups" as one phrase per suit, so languages that elide can: Catalan "d'Espases",
+# French "d'Épées" (a "%(rank)s of %(suit)s" pattern would force "de Espases").
+OF_SUIT = (
+    pgettext_lazy("of suit", "of Cups"),
+    pgettext_lazy("of suit", "of Coins"),
+    pgettext_lazy("of suit", "of Swords"),
+    pgettext_lazy("of suit", "of Clubs"),
+)
+
+
 def rank_name(rank: int) -> str:
     names = {
         1: pgettext("rank", "Ace"),
@@ -35,9 +45,9 @@ def card_label(card: int) -> str:
     key = (card, get_language())
     label = _labels.get(key)
     if label is None:
-        label = _labels[key] = _("%(rank)s of %(suit)s") % {
+        label = _labels[key] = _("%(rank)s %(of_suit)s") % {
             "rank": rank_name(rank_of(card)),
-            "suit": SUIT_NAMES[suit_of(card)],
+            "of_suit": OF_SUIT[suit_of(card)],
         }
     return label
 
@@ -57,9 +67,9 @@ def trick_why(cards: tuple[int, int, int]) -> str:
     winner = card_label(cards[case.winner])
     if case.kind == PAIR:
         return _(
-            "Pair of %(suit)s: the %(winner)s beats the %(beaten)s; the odd card never wins."
+            "Pair %(of_suit)s: the %(winner)s beats the %(beaten)s; the odd card never wins."
         ) % {
-            "suit": SUIT_NAMES[case.suit],
+            "of_suit": OF_SUIT[case.suit],
             "winner": winner,
             "beaten": card_label(cards[case.beaten]),
         }

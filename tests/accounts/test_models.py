@@ -62,7 +62,7 @@ def test_public_name_queries_once_then_uses_the_cache(
 
 
 def test_a_language_the_site_no_longer_offers_is_ignored(ana):
-    ana.profile.language = "fr"
+    ana.profile.language = "de"  # never offered here
     assert preferred_language(ana) == ""
 
 

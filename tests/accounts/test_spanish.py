@@ -1,8 +1,7 @@
-"""The Spanish translation: served to players who chose it, complete and compiled."""
+"""The Spanish translation served to players who chose it (every language's catalog is
+checked in tests/test_translations.py)."""
 
-import gettext
 import re
-from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -12,9 +11,6 @@ from django.utils import translation
 from accounts.models import Profile
 
 pytestmark = pytest.mark.django_db
-
-LOCALE_DIR = Path(settings.BASE_DIR) / "locale" / "es" / "LC_MESSAGES"
-PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|%%")
 
 
 @pytest.fixture(autouse=True)
@@ -146,83 +142,6 @@ def test_an_english_player_still_gets_english(client, make_player):
 
 
 # -- the catalog ----------------------------------------------------------------------------
-
-
-FIELD = re.compile(r'^(msgctxt|msgid_plural|msgid|msgstr)(?:\[(\d+)\])? "(.*)"$')
-ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
-
-
-def _unquote(parts: list[str]) -> str:
-    return re.sub(r"\\(.)", lambda m: ESCAPES[m[1]], "".join(parts))
-
-
-def po_entries() -> list[dict]:
-    """The active entries of the Spanish .po file (obsolete ``#~`` entries are skipped).
-
-    Each entry has ``flags`` (a set), ``msgid``, maybe ``msgctxt`` and ``msgid_plural``, and
-    ``msgstr``: a dict from plural form (0 for singular entries) to the translation.
-    """
-    text = (LOCALE_DIR / "django.po").read_text(encoding="utf-8")
-    entries = []
-    for block in re.split(r"\n\s*\n", text.strip()):
-        flags, parts, current = set(), {}, None
-        for line in block.splitlines():
-            if line.startswith("#,"):
-                flags |= {flag.strip() for flag in line[2:].split(",")}
-            elif line.startswith("#"):
-                continue  # comments, references and obsolete (#~) entries
-            elif field := FIELD.match(line):
-                name, form, value = field.groups()
-                current = ("msgstr", int(form or 0)) if name == "msgstr" else (name, None)
-                parts[current] = [value]
-            else:
-                assert line.startswith('"') and current, f"unexpected line: {line!r}"
-                parts[current].append(line[1:-1])
-        if ("msgid", None) not in parts:
-            continue
-        entry = {"flags": flags, "msgstr": {}}
-        for (name, form), value in parts.items():
-            if name == "msgstr":
-                entry["msgstr"][form] = _unquote(value)
-            else:
-                entry[name] = _unquote(value)
-        entries.append(entry)
-    return entries
-
-
-def test_the_po_file_is_complete_and_has_nothing_fuzzy():
-    entries = po_entries()
-    header, messages = entries[0], entries[1:]
-    assert header["msgid"] == ""
-    assert "fuzzy" not in header["flags"]
-    assert "Language: es\n" in header["msgstr"][0]
-    assert "Plural-Forms: nplurals=2; plural=(n != 1);\n" in header["msgstr"][0]
-    assert len(messages) > 300
-
-    for entry in messages:
-        msgid = entry["msgid"]
-        assert "fuzzy" not in entry["flags"], msgid
-        expected_forms = [0, 1] if "msgid_plural" in entry else [0]
-        assert sorted(entry["msgstr"]) == expected_forms, msgid
-        for translated in entry["msgstr"].values():
-            assert translated.strip(), f"empty translation for {msgid!r}"
-            assert sorted(PLACEHOLDER.findall(translated)) == sorted(PLACEHOLDER.findall(msgid))
-
-
-def test_the_compiled_catalog_matches_the_po_file():
-    """The .mo is committed (CI has no gettext tools): it must be rebuilt after each .po edit."""
-    with (LOCALE_DIR / "django.mo").open("rb") as mo:
-        catalog = gettext.GNUTranslations(mo)
-    for entry in po_entries()[1:]:
-        msgid = entry["msgid"]
-        if "msgctxt" in entry:
-            assert catalog.pgettext(entry["msgctxt"], msgid) == entry["msgstr"][0], msgid
-        elif "msgid_plural" in entry:
-            for n, form in ((1, 0), (2, 1)):
-                got = catalog.ngettext(msgid, entry["msgid_plural"], n)
-                assert got == entry["msgstr"][form], msgid
-        else:
-            assert catalog.gettext(msgid) == entry["msgstr"][0], msgid
 
 
 def test_why_a_trick_was_won_is_said_in_the_viewers_language():
