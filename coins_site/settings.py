@@ -227,6 +227,9 @@ LOGGING = {
 # Game play: the pause before a bot plays (so people can follow the trick). How long a bot
 # thinks is the bot's own budget (games/engine/bots), the same everywhere it plays.
 COINS_BOT_PAUSE = float(os.environ.get("COINS_BOT_PAUSE", "0.8"))
+# A bot leading the next trick waits at least this long, so everyone sees who took the last
+# one (only when bots pause at all).
+COINS_TRICK_PAUSE = float(os.environ.get("COINS_TRICK_PAUSE", "1.5"))
 # Per person: tables waiting for players they may have open, games they may play at once,
 # and how many of one creator's tables the lobby lists.
 COINS_MAX_WAITING_TABLES = int(os.environ.get("COINS_MAX_WAITING_TABLES", "3"))

@@ -20,7 +20,7 @@ from . import flow, services
 from .channels_adapter import dispatch_without_db_hop, others_watching
 from .chat_socket import CHAT_KEYS, ChatSocket
 from .db_threads import in_db_thread
-from .engine import IllegalPlay
+from .engine import CARD_CODES, IllegalPlay
 from .hints import HINT_BOT, hint_view
 from .hints import explain as explain_hint
 from .invites import HiddenTable, table_for
@@ -210,7 +210,8 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
                 await self.send(render_message(refusal_text(error)))
                 return
             card = await choose_elsewhere(HINT_BOT, seed, view)
-            await self.send(render_message(explain_hint(view, card), level="hint"))
+            hint = explain_hint(view, card)
+            await self.send(render_message(hint, level="hint", hint_card=CARD_CODES[card]))
         finally:
             self.hint_pending = False
 

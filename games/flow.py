@@ -294,11 +294,15 @@ def _fill_waiting(game: Game, now: datetime) -> Served:
 # -- scheduling and committing --------------------------------------------------------------
 
 
-def _schedule(game: Game, seat: Seat, now: datetime) -> None:
-    """When the table next needs the server, with ``seat`` to play."""
+def _schedule(game: Game, seat: Seat, now: datetime, trick_just_won: bool = False) -> None:
+    """When the table next needs the server, with ``seat`` to play. A bot that leads after
+    a trick was won waits ``COINS_TRICK_PAUSE``: the finished trick stays in view."""
     if seat.bot or seat.stand_in:
         game.turn_deadline = None
-        game.due_at = now + timedelta(seconds=settings.COINS_BOT_PAUSE)
+        pause = settings.COINS_BOT_PAUSE
+        if pause and trick_just_won:
+            pause = max(pause, settings.COINS_TRICK_PAUSE)
+        game.due_at = now + timedelta(seconds=pause)
     elif game.clock:
         game.turn_deadline = now + timedelta(seconds=game.clock)
         game.due_at = game.turn_deadline
@@ -318,7 +322,8 @@ def _commit(rows: MoveRows, skip_channel: str = "") -> None:
         _mark_ended(game, Game.Status.FINISHED, now)
         game.winner_seat = state.winner
     else:
-        _schedule(game, loaded.seats[state.to_play], now)
+        trick_just_won = not state.trick and state.last_trick is not None
+        _schedule(game, loaded.seats[state.to_play], now, trick_just_won)
     rows.write()
     transaction.on_commit(partial(remember, loaded))
     moves = game.moves if rows.plays else -1  # -1: a change that is not a card (a stand-in)

@@ -167,13 +167,15 @@ def _trick_cards(view: SeatView, names: list[str]) -> dict:
     if view.trick:
         return {
             "complete": False,
+            "number": view.trick_number,
             "cards": played_cards(view.leader, view.trick, None, names, viewer),
         }
     last = view.last_trick
     if last is None:
-        return {"complete": False, "cards": []}
+        return {"complete": False, "cards": [], "number": view.trick_number}
     return {
         "complete": True,
+        "number": last.number,
         "cards": played_cards(last.leader, last.cards, last.winner, names, viewer),
         "winner_name": names[last.winner],
         "points": last.points,

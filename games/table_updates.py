@@ -157,8 +157,10 @@ def render_board(context: dict, request: HttpRequest) -> str:
     return render_to_string("games/table.html#board", context, request=request)
 
 
-def render_message(text: str, level: str = "error") -> str:
-    return render_to_string("games/table.html#message", {"message": text, "level": level})
+def render_message(text: str, level: str = "error", hint_card: str = "") -> str:
+    """A message for one socket; a hint names its card, which the page then marks."""
+    context = {"message": text, "level": level, "hint_card": hint_card}
+    return render_to_string("games/table.html#message", context)
 
 
 def notify_table(game_id: int, moves: int, skip: str = "") -> None:

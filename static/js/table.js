@@ -21,7 +21,26 @@
       banner.dataset.state = state;
       banner.textContent = banner.dataset[state] || "";
     }
+    if (state !== "open") { holdHand(); }  // a card clicked now would be sent much later
   }
+  // The hand's buttons: held (disabled) while the socket is down and once a card is on its
+  // way (no double play), until the next board or a refusal.
+  function holdHand() {
+    document.querySelectorAll("#hand button.card").forEach(function (button) {
+      button.disabled = true;
+    });
+  }
+  function releaseHand() {
+    var board = document.getElementById("board");
+    if (!board || board.dataset.yourTurn !== "true" || document.body.dataset.ws !== "open") { return; }
+    document.querySelectorAll("#hand button.card").forEach(function (button) {
+      button.disabled = false;
+    });
+  }
+  document.body.dataset.ws = "connecting";
+  document.addEventListener("DOMContentLoaded", function () {
+    if (document.body.dataset.ws !== "open") { holdHand(); }
+  });
   document.addEventListener("htmx:wsConnecting", function () { setState("connecting"); });
   // An update can be lost on the way (the channel layer may drop one): after a silence
   // while the table is open, ask whether it moved. The server answers only if it did.
@@ -31,6 +50,7 @@
     socket = event.detail.socketWrapper;
     lastHeard = Date.now();
     setState("open");
+    releaseHand();
   });
   setInterval(function () {
     var board = document.getElementById("board");
@@ -80,6 +100,7 @@
   // Chat: a sent message clears the box; the log keeps its latest line in view.
   document.addEventListener("htmx:wsAfterSend", function (event) {
     if (event.target && event.target.id === "chat-form") { event.target.reset(); }
+    if (event.target && event.target.closest && event.target.closest("#hand")) { holdHand(); }
   });
   function showLatestChat() {
     var log = document.getElementById("chat-log");
@@ -118,7 +139,11 @@
     if (text.indexOf("chat-log") !== -1 || text.indexOf('id="chat"') !== -1) { showLatestChat(); }
     if (text.indexOf('id="table-message"') !== -1) {
       messageShownAt = Date.now();
+      releaseHand();  // refused: the card stays in hand and may be played again
+      markHint();
     } else if (text.indexOf('id="board"') !== -1) {
+      restoreFocus();
+      announce();
       // How many boards the socket has brought (tests wait on it).
       document.body.dataset.boards = String(Number(document.body.dataset.boards || 0) + 1);
       var message = document.getElementById("table-message");
@@ -132,4 +157,76 @@
       if (follow && offerSeen) { window.location.assign(follow.getAttribute("href")); }
     }
   });
+  // Keyboard play: after each board the focus goes back to the hand if it was there (or
+  // nowhere); arrow keys move along the hand, Home and End to its ends; Enter plays.
+  var focusInHand = false;
+  document.addEventListener("htmx:wsBeforeMessage", function () {
+    var active = document.activeElement;
+    focusInHand = !active || active === document.body || Boolean(active.closest && active.closest("#hand"));
+  });
+  function restoreFocus() {
+    var hand = document.getElementById("hand");
+    var active = document.activeElement;
+    var lost = !active || active === document.body;
+    if (!hand || !(focusInHand || lost) || (active && active.closest && active.closest("#chat"))) { return; }
+    var first = hand.querySelector("button.card:not([disabled])");
+    (first || hand).focus({ preventScroll: true });
+  }
+  document.addEventListener("keydown", function (event) {
+    var card = event.target.closest && event.target.closest("#hand button.card");
+    if (!card) { return; }
+    var cards = Array.prototype.slice.call(document.querySelectorAll("#hand button.card:not([disabled])"));
+    var at = cards.indexOf(card), next = null;
+    if (event.key === "ArrowRight" || event.key === "ArrowDown") { next = cards[at + 1]; }
+    else if (event.key === "ArrowLeft" || event.key === "ArrowUp") { next = cards[at - 1]; }
+    else if (event.key === "Home") { next = cards[0]; }
+    else if (event.key === "End") { next = cards[cards.length - 1]; }
+    if (next) { event.preventDefault(); next.focus(); }
+  });
+  // Screen readers hear each card as it lands, who took each trick and for how much, and
+  // when it is their turn (once each: a board redrawn for another reason says nothing).
+  var heard = {}, heardHand = null, heardTurn = false;
+  function newsOf(board) {
+    var hand = board.dataset.hand, lines = [];
+    if (hand !== heardHand) { heard = {}; heardHand = hand; }
+    [["#last-trick", ".mini", ".last-result"], ["#trick", ".played", ".trick-result"]].forEach(function (spot) {
+      var place = document.querySelector(spot[0]);
+      if (!place) { return; }
+      var trick = place.dataset.trick;
+      place.querySelectorAll(spot[1] + "[data-announce]").forEach(function (card) {
+        var key = trick + ":" + card.dataset.card;
+        if (!heard[key]) { heard[key] = true; lines.push(card.dataset.announce); }
+      });
+      var result = place.querySelector(spot[2]);
+      if (result && !heard["won:" + trick]) {
+        heard["won:" + trick] = true;
+        lines.push(result.textContent.replace(/\s+/g, " ").trim());
+      }
+    });
+    var mine = board.dataset.yourTurn === "true";
+    var out = document.getElementById("announcer");
+    if (mine && !heardTurn && out) { lines.push(out.dataset.yourTurn); }
+    heardTurn = mine;
+    return lines;
+  }
+  function announce() {
+    var board = document.getElementById("board"), out = document.getElementById("announcer");
+    if (!board || !out) { return; }
+    var lines = newsOf(board);
+    if (lines.length) { out.textContent = lines.join(" "); }
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    var board = document.getElementById("board");
+    if (board) { newsOf(board); }  // what was on the table before: not news
+  });
+  // A hint marks its card in the hand (and puts the focus on it).
+  function markHint() {
+    var message = document.querySelector("#table-message[data-hint-card]");
+    if (!message) { return; }
+    var card = document.querySelector("#hand button.card[data-card='" + message.dataset.hintCard + "']");
+    if (card) {
+      card.classList.add("hinted");
+      card.focus({ preventScroll: true });
+    }
+  }
 })();

@@ -90,7 +90,7 @@ def test_a_spanish_player_gets_the_table_in_spanish(client, make_player):
     for english in ("Each suit beats the next one", "Your hand", "First to <strong>"):
         assert english not in html
     # Card names are the Spanish ones too ("Jugar Rey de Oros"), not the engine's English.
-    labels = re.findall(r'<button[^>]*class="card"[^>]*aria-label="([^"]+)"', html)
+    labels = re.findall(r'<button[^>]*class="card".*?<span class="sr-only">([^<]+)</span>', html)
     assert labels and all(
         re.fullmatch(r"Jugar .+ de (Copas|Oros|Espadas|Bastos)", x) for x in labels
     )

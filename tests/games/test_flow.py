@@ -276,3 +276,25 @@ def test_an_ended_game_stays_due_until_it_is_rated(alice, monkeypatch):
     assert flow.run_due(game.pk)
     assert Game.objects.get(pk=game.pk).due_at is None
     assert game.rating_events.count() == 3
+
+
+def test_a_bot_leading_after_a_trick_waits_so_people_see_who_took_it(alice, settings):
+    """With bots pausing (the site's setting), a bot that answers waits the bot pause, and
+    one that leads after a won trick waits the longer trick pause: the trick stays in view."""
+    settings.COINS_BOT_PAUSE, settings.COINS_TRICK_PAUSE = 0.8, 1.5
+    game = services.game_create(creator=alice, target=20, seat_kinds=["me", "random", "random"])
+    seen = set()
+    for _card in range(60):
+        fresh = Game.objects.get(pk=game.pk)
+        loaded = game_load(fresh)
+        state = loaded.state
+        if loaded.seats[state.to_play].user_id:
+            card = CARD_CODES[min(state.hands[state.to_play])]
+            flow.play_card(game_id=game.pk, user=alice, card=card)
+        else:
+            leads = not state.trick and state.last_trick is not None
+            pause = (fresh.due_at - fresh.updated_at).total_seconds()
+            assert pause == pytest.approx(1.5 if leads else 0.8, abs=0.05), (leads, pause)
+            seen.add(leads)
+            serve_due(game.pk, later=LATER)
+    assert seen == {True, False}

@@ -1,0 +1,222 @@
+"""Every player: each page kind passes axe-core, fits a phone, and the table can be played
+by keyboard and followed by ear, at 1280 and 360 px."""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from games import services
+from games.models import Game
+from ratings.models import Leaderboard
+from tests.games.helpers import play_out
+
+from .actions import PLAYABLE, board_moves, sign_up
+from .conftest import ARTIFACTS
+
+pytestmark = pytest.mark.browser
+
+AXE = (Path(__file__).parent / "vendor" / "axe.min.js").read_text()
+SIZES = {"desktop": (1280, 800), "phone": (360, 740)}
+
+
+def axe_violations(page) -> list[dict]:
+    """Run axe-core (vendored: tests may be offline) on the page as it is now."""
+    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
+        page.evaluate(AXE)
+    found = page.evaluate(
+        "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
+        ".map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.map(n => n.target.join(' '))"
+        ".slice(0, 4)}))"
+    )
+    return found
+
+
+def sideways_scroll(page) -> int:
+    return page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+
+
+def too_wide(page) -> list[str]:
+    """The elements that stick out of the viewport on the right (to say what to fix)."""
+    return page.evaluate(
+        """() => Array.from(document.querySelectorAll('body *'))
+        .filter(e => e.getBoundingClientRect().right > window.innerWidth + 1)
+        .filter(e => !e.parentElement.closest('[data-scrolls], table'))
+        .slice(0, 6).map(e => e.tagName + '.' + e.className + '#' + e.id
+          + ' ' + Math.round(e.getBoundingClientRect().right))"""
+    )
+
+
+def pages_of_every_kind(base: str, user, django_user_model) -> dict[str, str]:
+    waiting = services.game_create(creator=user, target=10, seat_kinds=["me", "open", "random"])
+    running = services.game_create(
+        creator=user, target=20, seat_kinds=["me", "careful", "careful"], is_rated=False
+    )
+    finished = play_out(
+        services.game_create(creator=user, target=5, seat_kinds=["me", "random", "random"]), user
+    )
+    board = Leaderboard.objects.create(name="All time", slug="all-time")
+    return {
+        "home": "/",
+        "rules": "/rules/",
+        "lobby": "/games/",
+        "new table": "/games/new/",
+        "table waiting": f"/games/{waiting.pk}/",
+        "table mid-game": f"/games/{running.pk}/",
+        "table finished": f"/games/{finished.pk}/",
+        "replay": f"/games/{finished.pk}/replay/",
+        "player": f"/players/{user.username}/",
+        "history": f"/players/{user.username}/games/",
+        "leaderboards": "/leaderboards/",
+        "leaderboard": f"/leaderboards/{board.slug}/",
+    }
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_every_page_kind_has_no_axe_violations_and_no_sideways_scroll(
+    live_server_url, new_page, django_user_model, size
+):
+    page = new_page()
+    page.set_viewport_size(dict(zip(("width", "height"), SIZES[size], strict=True)))
+    page.goto(f"{live_server_url}/accounts/signup/")
+    problems = {"sign up": axe_violations(page)}
+    sign_up(page, live_server_url, f"axe{size[:3]}")
+    user = django_user_model.objects.get(username=f"axe{size[:3]}")
+    scroll = {}
+    for kind, path in pages_of_every_kind(live_server_url, user, django_user_model).items():
+        page.goto(f"{live_server_url}{path}")
+        if kind.startswith("table"):
+            page.wait_for_selector("body[data-ws='open']")
+        problems[kind] = axe_violations(page)
+        scroll[kind] = sideways_scroll(page) and too_wide(page)
+    print(json.dumps(problems, indent=1))
+    print(scroll)
+    assert not {kind: found for kind, found in problems.items() if found}
+    assert not {kind: px for kind, px in scroll.items() if px > 0}
+
+
+LISTEN = """() => {
+  const out = document.getElementById('announcer');
+  window.heard = [];
+  new MutationObserver(() => window.heard.push(out.textContent))
+    .observe(out, {childList: true, characterData: true, subtree: true});
+}"""
+
+
+def active_card(page) -> str | None:
+    return page.evaluate(
+        "() => { const e = document.activeElement;"
+        " return e && e.closest('#hand') && e.dataset ? (e.dataset.card || 'hand') : null; }"
+    )
+
+
+def start_casual_game(page, base: str, username: str, django_user_model) -> Game:
+    sign_up(page, base, username)
+    user = django_user_model.objects.get(username=username)
+    game = services.game_create(
+        creator=user, target=20, seat_kinds=["me", "careful", "careful"], is_rated=False
+    )
+    page.goto(f"{base}/games/{game.pk}/")
+    page.wait_for_selector("body[data-ws='open']")
+    return game
+
+
+def test_the_table_plays_by_keyboard_and_speaks_each_card(live_server_url, page, django_user_model):
+    start_casual_game(page, live_server_url, "kim", django_user_model)
+    page.evaluate(LISTEN)
+    page.wait_for_selector(PLAYABLE)
+    assert page.locator("h1").count() == 1 and page.locator("#announcer[aria-live]").count()
+
+    # A hint marks its card and puts the focus on it.
+    page.click('[data-action="hint"]')
+    page.wait_for_selector("#table-message[data-hint-card]")
+    hinted = page.locator("#table-message").get_attribute("data-hint-card")
+    assert page.locator(f"#hand button.hinted[data-card='{hinted}']").count() == 1
+    assert active_card(page) == hinted
+
+    # Arrow keys walk the hand; Enter plays the card that has the focus.
+    cards = page.locator(PLAYABLE).evaluate_all("els => els.map(e => e.dataset.card)")
+    page.locator(f"{PLAYABLE}[data-card='{cards[0]}']").focus()
+    page.keyboard.press("ArrowRight")
+    assert active_card(page) == cards[1]
+    page.keyboard.press("End")
+    assert active_card(page) == cards[-1]
+    page.keyboard.press("ArrowLeft")
+    chosen = active_card(page)
+    assert chosen == cards[-2]
+    name = page.locator(f"#hand [data-card='{chosen}'] .sr-only").inner_text()
+    before = board_moves(page)
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "moves => Number(document.querySelector('#board').dataset.moves) > moves", arg=before
+    )
+    # The card was announced, and once the bots have answered the focus is back in the hand.
+    page.wait_for_selector(PLAYABLE)
+    page.wait_for_function("() => (window.heard || []).join(' ').includes('Your turn.')")
+    heard = " ".join(page.evaluate("() => window.heard"))
+    assert f"kim: {name.removeprefix('Play the ')}." in heard, heard
+    assert active_card(page) is not None
+
+    # Three cards make a trick: its winner and points are said too.
+    for _ in range(4):
+        before = board_moves(page)
+        page.locator(PLAYABLE).first.focus()
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            "moves => Number(document.querySelector('#board').dataset.moves) > moves", arg=before
+        )
+        page.wait_for_selector(f"#game-result, {PLAYABLE}")
+    heard = " ".join(page.evaluate("() => window.heard"))
+    assert re.search(r"takes the trick and \d+ points?\.|won \d+ points?\.", heard), heard
+
+
+def test_cards_cannot_be_played_while_the_connection_is_down(
+    live_server_url, page, django_user_model
+):
+    game = start_casual_game(page, live_server_url, "lou", django_user_model)
+    page.wait_for_selector(PLAYABLE)
+    moves = Game.objects.get(pk=game.pk).moves
+    page.evaluate(
+        "() => { const ws = htmx.find('[ws-connect]')['htmx-internal-data'].webSocket;"
+        " ws.socket.dispatchEvent(new CloseEvent('close', {code: 1006})); ws.socket.close(); }"
+    )
+    page.wait_for_selector("body[data-ws='closed']")
+    assert page.locator("#hand button.card:not([disabled])").count() == 0
+    page.locator("#hand button.card").first.click(force=True)  # a click does nothing
+    page.wait_for_selector("body[data-ws='open']", timeout=20_000)
+    page.wait_for_selector(PLAYABLE)  # back: the hand is playable again
+    assert Game.objects.get(pk=game.pk).moves == moves  # and nothing was played meanwhile
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_the_table_reads_at_a_glance_on_a_phone_and_a_desktop(
+    live_server_url, new_page, django_user_model, size, language
+):
+    page = new_page()
+    width, height = SIZES[size]
+    page.set_viewport_size({"width": width, "height": height})
+    username = f"v{size[:2]}{language}"
+    game = start_casual_game(page, live_server_url, username, django_user_model)
+    if language != "en":
+        from accounts.models import Profile
+
+        Profile.objects.filter(user__username=username).update(language=language)
+        page.goto(f"{live_server_url}/games/{game.pk}/")
+        page.wait_for_selector("body[data-ws='open']")
+    page.wait_for_selector(PLAYABLE)
+    assert sideways_scroll(page) <= 0, too_wide(page)
+    boxes = page.locator("#hand button.card").evaluate_all(
+        "els => els.map(e => { const r = e.getBoundingClientRect();"
+        " return [e.offsetTop, r.width, r.height]; })"  # offsetTop: a lifted card is in its row
+    )
+    room = page.locator("#hand form").evaluate("e => e.clientWidth")
+    assert len({top for top, _, _ in boxes}) <= 2, (room, boxes)  # the hand in two rows at most
+    assert all(w >= 44 and h >= 44 for _, w, h in boxes), boxes  # tap targets
+    # While it is your turn: the trick, the scores and the target in view without scrolling.
+    for spot in ("#trick", "[data-score-seat='0']", "[data-score-seat='1']", ".table-info strong"):
+        box = page.locator(spot).first.bounding_box()
+        assert box and box["y"] >= 0 and box["y"] + box["height"] <= height, (spot, box)
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"table-{width}-{language}.png"), full_page=True)
