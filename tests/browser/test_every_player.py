@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from games import services
-from games.models import Game
+from games.models import Game, Play
 from ratings.models import Leaderboard
 from tests.games.helpers import play_out
 
@@ -169,6 +169,10 @@ def test_the_table_plays_by_keyboard_and_speaks_each_card(live_server_url, page,
         page.wait_for_selector(f"#game-result, {PLAYABLE}")
     heard = " ".join(page.evaluate("() => window.heard"))
     assert re.search(r"takes the trick and \d+ points?\.|won \d+ points?\.", heard), heard
+    # The last trick is in view at 1280 x 800 without scrolling.
+    page.set_viewport_size({"width": 1280, "height": 800})
+    box = page.locator("#last-trick").bounding_box()
+    assert box and box["y"] >= 0 and box["y"] + box["height"] <= 800, box
 
 
 def test_cards_cannot_be_played_while_the_connection_is_down(
@@ -187,6 +191,14 @@ def test_cards_cannot_be_played_while_the_connection_is_down(
     page.wait_for_selector("body[data-ws='open']", timeout=20_000)
     page.wait_for_selector(PLAYABLE)  # back: the hand is playable again
     assert Game.objects.get(pk=game.pk).moves == moves  # and nothing was played meanwhile
+    # A double click plays one card, without "It is not your turn".
+    page.locator(PLAYABLE).first.dblclick()
+    page.wait_for_function(
+        "moves => Number(document.querySelector('#board').dataset.moves) > moves", arg=moves
+    )
+    page.wait_for_timeout(500)
+    assert page.locator("#table-message").inner_text().strip() == ""
+    assert Play.objects.filter(game=game, seat=0).count() == 1
 
 
 @pytest.mark.parametrize("language", ["en", "es"])
