@@ -85,3 +85,13 @@ def test_every_language_is_offered_in_the_profile():
 
     codes = [code for code, _name in language_choices()]
     assert {"en", "es", "ca", "fr", "id"} <= set(codes)
+
+
+def test_bot_levels_on_the_leaderboards_are_named_in_the_readers_language():
+    from ratings.models import PlayerRating
+
+    rating = PlayerRating(bot="heuristic")
+    with translation.override("es"):
+        assert rating.label == "Bot (Fácil)"
+    with translation.override("fr"):
+        assert rating.label == "Bot (Facile)"
