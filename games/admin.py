@@ -1,10 +1,13 @@
 """Games in the admin: filter and search them, read every row of one, stop a stuck one."""
 
 from django.contrib import admin, messages
+from django.contrib.auth import get_user_model
+from django.db.models import Exists, OuterRef
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
 from . import flow, services
+from .admin_paging import CappedListMixin
 from .models import Game, Hand, Play, Seat, Trick
 
 
@@ -35,6 +38,12 @@ class PlayInline(ReadOnlyInline):
     ordering = ["sequence"]
 
 
+def _with_bots():
+    """Whether a game has a bot's seat: a look at its three seats (by the game's index),
+    never a scan of every seat."""
+    return Exists(Seat.objects.filter(game=OuterRef("pk")).exclude(bot=""))
+
+
 class OpponentsFilter(admin.SimpleListFilter):
     title = _("players")
     parameter_name = "players"
@@ -44,18 +53,69 @@ class OpponentsFilter(admin.SimpleListFilter):
 
     def queryset(self, request, queryset):
         if self.value() == "humans":
-            return queryset.exclude(seats__bot__gt="")
+            return queryset.filter(~_with_bots())
         if self.value() == "bots":
-            return queryset.filter(seats__bot__gt="").distinct()
+            return queryset.filter(_with_bots())
         return queryset
 
 
+class TargetFilter(admin.SimpleListFilter):
+    """The usual targets (a field filter would read every game for its distinct values)."""
+
+    title = _("target")
+    parameter_name = "target"
+
+    def lookups(self, request, model_admin):
+        return [(str(t), str(t)) for t in (10, 15, 20)]
+
+    def queryset(self, request, queryset):
+        value = self.value()
+        if value and value.isdigit() and len(value) <= 2:
+            return queryset.filter(target=int(value))
+        return queryset.none() if value else queryset
+
+
+class PlayerFilter(admin.SimpleListFilter):
+    """The games of one person (``?player=<user id>``, linked from the user's page)."""
+
+    title = _("player")
+    parameter_name = "player"
+
+    def lookups(self, request, model_admin):
+        value = self.value()
+        if not (value and value.isdigit() and len(value) <= 12):
+            return []
+        user = get_user_model().objects.filter(pk=int(value)).first()
+        return [(value, user.get_username())] if user else []
+
+    def has_output(self) -> bool:
+        return True  # the filter applies even when the player is unknown (then: no games)
+
+    def queryset(self, request, queryset):
+        value = self.value()
+        if not value:
+            return queryset
+        if not (value.isdigit() and len(value) <= 12):
+            return queryset.none()
+        return queryset.filter(pk__in=Seat.objects.filter(user_id=int(value)).values("game_id"))
+
+
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
-    list_display = ["pk", "status", "target", "moves", "is_public", "created_at", "finished_at"]
-    list_filter = ["status", "target", "created_at", OpponentsFilter]
+class GameAdmin(CappedListMixin, admin.ModelAdmin):
+    list_display = [
+        "pk",
+        "status",
+        "target",
+        "moves",
+        "is_public",
+        "created_by",
+        "created_at",
+        "finished_at",
+    ]
+    list_select_related = ["created_by"]
+    list_filter = ["status", TargetFilter, "created_at", OpponentsFilter, PlayerFilter]
     search_fields = ["seats__user__username"]
-    date_hierarchy = "created_at"
+    search_help_text = _("A player's username (exact, or its beginning).")
     readonly_fields = [f.name for f in Game._meta.fields if f.name != "seed"] + ["tricks"]
     exclude = ["seed"]  # the secret of the shuffles stays out of every page
     inlines = [SeatInline, HandInline, PlayInline]
@@ -98,8 +158,14 @@ class GameAdmin(admin.ModelAdmin):
         )
 
     def get_search_results(self, request, queryset, search_term):
-        queryset, _duplicates = super().get_search_results(request, queryset, search_term)
-        return queryset.distinct(), False
+        """Games with a player whose username starts with the term: the matching people's
+        seats (by the username and seat indexes), no join over every seat."""
+        term = search_term.strip()
+        if not term:
+            return queryset, False
+        people = get_user_model().objects.filter(username__istartswith=term).values("pk")
+        seats = Seat.objects.filter(user__in=people).values("game_id")
+        return queryset.filter(pk__in=seats), False
 
     @admin.action(description=_("Mark as abandoned (stuck games) and rate them"))
     def mark_abandoned(self, request, queryset):
