@@ -234,13 +234,13 @@ class Seeder:
             hand_id = self.ids.take(Hand)
             when = started + timedelta(seconds=sequence * SECONDS_PER_CARD)
             batch.hands.append(
-                Hand(
-                    id=hand_id,
-                    game_id=game_id,
-                    number=hand.number,
-                    dealer=hand.dealer,
-                    deck=[CARD_CODES[card] for card in hand.deck],
-                    created_at=when,
+                (
+                    hand_id,
+                    game_id,
+                    hand.number,
+                    hand.dealer,
+                    json.dumps([CARD_CODES[card] for card in hand.deck]),
+                    when,
                 )
             )
             tricks = [(t.number, t.leader, t.cards, t.winner, t.points) for t in hand.tricks]
@@ -248,29 +248,20 @@ class Seeder:
                 tricks.append((len(hand.tricks) + 1, state.leader, tuple(state.trick), None, None))
             for number, leader, cards, winner, points in tricks:
                 trick_id = self.ids.take(Trick)
-                batch.tricks.append(
-                    Trick(
-                        id=trick_id,
-                        hand_id=hand_id,
-                        number=number,
-                        leader=leader,
-                        winner=winner,
-                        points=points,
-                    )
-                )
+                batch.tricks.append((trick_id, hand_id, number, leader, winner, points))
                 for order, card in enumerate(cards):
                     batch.plays.append(
-                        Play(
-                            id=self.ids.take(Play),
-                            game_id=game_id,
-                            hand_id=hand_id,
-                            trick_id=trick_id,
-                            sequence=sequence,
-                            order=order,
-                            seat=(leader + order) % 3,
-                            card=CARD_CODES[card],
-                            auto=False,
-                            played_at=started + timedelta(seconds=sequence * SECONDS_PER_CARD),
+                        (
+                            self.ids.take(Play),
+                            game_id,
+                            hand_id,
+                            trick_id,
+                            sequence,
+                            order,
+                            (leader + order) % 3,
+                            CARD_CODES[card],
+                            False,
+                            started + timedelta(seconds=sequence * SECONDS_PER_CARD),
                         )
                     )
                     sequence += 1
@@ -315,14 +306,11 @@ class Seeder:
 
     @transaction.atomic
     def _write(self, batch: Batch) -> None:
-        for model, rows in (
-            (Game, batch.games),
-            (Seat, batch.seats),
-            (Hand, batch.hands),
-            (Trick, batch.tricks),
-            (Play, batch.plays),
-        ):
-            rows_insert(model, rows)
+        rows_insert(Game, batch.games)
+        rows_insert(Seat, batch.seats)
+        tuples_insert(Hand, HAND_COLUMNS, batch.hands)
+        tuples_insert(Trick, TRICK_COLUMNS, batch.tricks)
+        tuples_insert(Play, PLAY_COLUMNS, batch.plays)
 
 
 def rows_insert(model, rows: list) -> None:
@@ -349,6 +337,41 @@ def rows_insert(model, rows: list) -> None:
                         for f in fields
                     ]
                 )
+
+
+HAND_COLUMNS = ("id", "game_id", "number", "dealer", "deck", "created_at")
+TRICK_COLUMNS = ("id", "hand_id", "number", "leader", "winner", "points")
+PLAY_COLUMNS = (
+    "id",
+    "game_id",
+    "hand_id",
+    "trick_id",
+    "sequence",
+    "order",
+    "seat",
+    "card",
+    "auto",
+    "played_at",
+)
+
+
+def tuples_insert(model, columns: tuple[str, ...], rows: list[tuple]) -> None:
+    """Insert plain tuples (JSON already as text) into ``model``'s table, in ``columns``:
+    thousands of rows a batch cost no model instances."""
+    if not rows:
+        return
+    table = connection.ops.quote_name(model._meta.db_table)
+    names = ", ".join(connection.ops.quote_name(c) for c in columns)
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            with cursor.cursor.copy(f"COPY {table} ({names}) FROM STDIN") as copy:
+                for row in rows:
+                    copy.write_row(row)
+            return
+        adapt = connection.ops.adapt_datetimefield_value
+        rows = [tuple(adapt(v) if isinstance(v, datetime) else v for v in row) for row in rows]
+        marks = ", ".join(["%s"] * len(columns))
+        cursor.executemany(f"INSERT INTO {table} ({names}) VALUES ({marks})", rows)
 
 
 def _reset_sequences() -> None:
