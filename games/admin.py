@@ -26,6 +26,9 @@ class SeatInline(ReadOnlyInline):
     model = Seat
     fields = readonly_fields = ["number", "user", "bot", "score"]
 
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("user")
+
 
 class HandInline(ReadOnlyInline):
     model = Hand
@@ -36,6 +39,9 @@ class PlayInline(ReadOnlyInline):
     model = Play
     fields = readonly_fields = ["sequence", "hand", "trick", "order", "seat", "card", "played_at"]
     ordering = ["sequence"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("hand", "trick")
 
 
 def _with_bots():
@@ -113,6 +119,7 @@ class GameAdmin(CappedListMixin, admin.ModelAdmin):
         "finished_at",
     ]
     list_select_related = ["created_by"]
+    list_per_page = 50
     list_filter = ["status", TargetFilter, "created_at", OpponentsFilter, PlayerFilter]
     search_fields = ["seats__user__username"]
     search_help_text = _("A player's username (exact, or its beginning).")

@@ -84,6 +84,7 @@ class PlayerRatingAdmin(CappedListMixin, admin.ModelAdmin):
 class RatingEventAdmin(CappedListMixin, admin.ModelAdmin):
     list_display = ["game", "rating", "seat", "rank", "score", "mu_before", "mu_after"]
     list_select_related = ["rating__user", "game"]
+    list_per_page = 50
     search_fields = ["^rating__user__username"]
     readonly_fields = [f.name for f in RatingEvent._meta.fields]
     raw_id_fields = ["game", "rating"]
