@@ -2,13 +2,12 @@
 
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
-from django.db.models import Exists, OuterRef
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
 from . import flow, services
 from .admin_paging import CappedListMixin
-from .models import Game, Hand, Play, Seat, Trick
+from .models import Game, Hand, Seat, Trick
 
 
 class ReadOnlyInline(admin.TabularInline):
@@ -35,21 +34,6 @@ class HandInline(ReadOnlyInline):
     fields = readonly_fields = ["number", "dealer", "deck", "created_at"]
 
 
-class PlayInline(ReadOnlyInline):
-    model = Play
-    fields = readonly_fields = ["sequence", "hand", "trick", "order", "seat", "card", "played_at"]
-    ordering = ["sequence"]
-
-    def get_queryset(self, request):
-        return super().get_queryset(request).select_related("hand", "trick")
-
-
-def _with_bots():
-    """Whether a game has a bot's seat: a look at its three seats (by the game's index),
-    never a scan of every seat."""
-    return Exists(Seat.objects.filter(game=OuterRef("pk")).exclude(bot=""))
-
-
 class OpponentsFilter(admin.SimpleListFilter):
     title = _("players")
     parameter_name = "players"
@@ -58,10 +42,11 @@ class OpponentsFilter(admin.SimpleListFilter):
         return [("humans", _("People only")), ("bots", _("With bots"))]
 
     def queryset(self, request, queryset):
+        # ``Game.with_bots`` is kept as games are dealt: one index, no look at any seat
         if self.value() == "humans":
-            return queryset.filter(~_with_bots())
+            return queryset.filter(with_bots=False)
         if self.value() == "bots":
-            return queryset.filter(_with_bots())
+            return queryset.filter(with_bots=True)
         return queryset
 
 
@@ -125,7 +110,7 @@ class GameAdmin(CappedListMixin, admin.ModelAdmin):
     search_help_text = _("A player's username (exact, or its beginning).")
     readonly_fields = [f.name for f in Game._meta.fields if f.name != "seed"] + ["tricks"]
     exclude = ["seed"]  # the secret of the shuffles stays out of every page
-    inlines = [SeatInline, HandInline, PlayInline]
+    inlines = [SeatInline, HandInline]  # the plays: in the tricks table, by trick
     actions = ["mark_abandoned"]
 
     @admin.display(description=_("tricks"))
@@ -145,7 +130,10 @@ class GameAdmin(CappedListMixin, admin.ModelAdmin):
                     trick.hand.number,
                     trick.number,
                     trick.leader,
-                    " ".join(p.card for p in sorted(trick.plays.all(), key=lambda p: p.order)),
+                    " ".join(
+                        p.card + ("*" if p.auto else "")  # * played for an absent person
+                        for p in sorted(trick.plays.all(), key=lambda p: p.order)
+                    ),
                     "" if trick.winner is None else trick.winner,
                     "" if trick.points is None else trick.points,
                 )

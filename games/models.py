@@ -86,6 +86,12 @@ class Game(models.Model):
         on_delete=models.SET_NULL,
         related_name="games_created",
     )
+    with_bots = models.BooleanField(
+        default=False,
+        db_default=False,
+        editable=False,
+        help_text=_("A bot held a seat when the game was dealt (kept for the admin's filter)."),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -96,6 +102,7 @@ class Game(models.Model):
         indexes = [
             models.Index(fields=["status", "is_public"]),
             models.Index(fields=["created_at", "id"], name="game_created"),  # admin's order
+            models.Index(fields=["with_bots", "created_at", "id"], name="game_with_bots"),
             models.Index(fields=["due_at"], condition=Q(due_at__isnull=False), name="game_due_at"),
         ]
         constraints = [

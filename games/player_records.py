@@ -17,11 +17,13 @@ WON, LOST, ABANDONED = "won", "lost", "abandoned"
 
 
 def seats_dealt(game: Game) -> None:
-    """Copy what the history filters on from ``game`` (just dealt) to its seats."""
-    with_bots = Seat.objects.filter(game=game).exclude(bot="").exists()
+    """Copy what the history filters on from ``game`` (just dealt) to its seats, and
+    whether bots sit at it to the game (the admin's filter)."""
+    game.with_bots = Seat.objects.filter(game=game).exclude(bot="").exists()
     Seat.objects.filter(game=game).update(
-        started_at=game.started_at, target=game.target, with_bots=with_bots
+        started_at=game.started_at, target=game.target, with_bots=game.with_bots
     )
+    Game.objects.filter(pk=game.pk).update(with_bots=game.with_bots)
 
 
 def seats_settle(game: Game) -> None:

@@ -176,6 +176,7 @@ class Seeder:
         status = Game.Status.ABANDONED if abandoned else Game.Status.FINISHED
         is_rated = rng.random() < 0.9
         creator = next((user for user, _b, _p in seating if user is not None), None)
+        with_bots = any(bot for _u, bot, _p in seating)
         batch.games.append(
             Game(
                 id=game_id,
@@ -191,13 +192,13 @@ class Seeder:
                 moves=played,
                 to_play=None,
                 created_by_id=creator,
+                with_bots=with_bots,
                 created_at=started - timedelta(seconds=rng.uniform(1, 30)),
                 started_at=started,
                 finished_at=finished,
                 updated_at=finished,
             )
         )
-        with_bots = any(bot for _u, bot, _p in seating)
         for number, (user, bot, _plays_as) in enumerate(seating):
             outcome = "abandoned" if abandoned else ("won" if number == state.winner else "lost")
             batch.seats.append(

@@ -130,3 +130,20 @@ def test_bad_paging_input_gives_a_clear_page_never_an_error(url):
     if response.status_code == 200 and not url.startswith("/admin/"):
         html = response.content.decode()
         assert "data-rank=" in html or "data-history-game=" in html or "No games" in html
+
+
+def test_the_admin_links_a_players_games_and_filters_them_by_the_kept_columns():
+    seed(80, "admin")
+    _visitor, admin = clients()
+    heavy = PlayerStats.objects.order_by("-finished").first()
+    page = admin.get(f"/admin/auth/user/{heavy.user_id}/change/").content.decode()
+    assert f"/admin/games/game/?player={heavy.user_id}" in page
+    assert "games/seat" not in page  # no inline of every seat
+    listed = admin.get(f"/admin/games/game/?player={heavy.user_id}").content.decode()
+    ids = {int(pk) for pk in re.findall(r'name="_selected_action" value="(\d+)"', listed)}
+    mine = set(Seat.objects.filter(user_id=heavy.user_id).values_list("game_id", flat=True))
+    assert ids and ids <= mine
+    people = admin.get("/admin/games/game/?players=humans").content.decode()
+    ids = {int(pk) for pk in re.findall(r'name="_selected_action" value="(\d+)"', people)}
+    with_bots = set(Seat.objects.exclude(bot="").values_list("game_id", flat=True))
+    assert ids and not ids & with_bots
