@@ -256,14 +256,16 @@ class PlayerGamesView(View):
             "results": history.RESULTS,
             "targets": (10, 15, 20),
             "query": urlencode(filters),
-            "pager": _pager(page, filters),
+            "pager": _pager(page, filters, request.GET.get("page")),
             "profile_url": reverse("player_profile", args=[player.get_username()]),
         }
         return TemplateResponse(request, self.template_name, context)
 
 
-def _pager(page, filters: dict) -> dict:
-    """The links between pages of a history, each keeping the filters."""
+def _pager(page, filters: dict, asked: str | None = None) -> dict:
+    """The links between pages of a history, each keeping the filters. Pages are reached by
+    cursors; any other ``?page=`` than 1 or "last" (an old link, a number past the end, a
+    negative one) gives the newest games and says so."""
 
     def link(**paging) -> str:
         return "?" + urlencode({**filters, **paging})
@@ -274,7 +276,7 @@ def _pager(page, filters: dict) -> dict:
         "newer": link(before=page.before) if page.before else "",
         "older": link(after=page.after) if page.after else "",
         "oldest": link(page="last") if not page.is_last else "",
-        "fell_back": page.fell_back,
+        "fell_back": page.fell_back or asked not in (None, "", "1", "last"),
     }
 
 
