@@ -60,14 +60,6 @@ class StandingsPage:
     first_rank: int
     total: int
 
-    @property
-    def number(self) -> int:
-        return (self.first_rank - 1) // PAGE_SIZE + 1
-
-    @property
-    def pages(self) -> int:
-        return max(1, -(-self.total // PAGE_SIZE))
-
 
 def standings_page(
     board: Leaderboard, *, after=None, before=None, last=False, page: int | None = None

@@ -56,8 +56,7 @@ class LeaderboardDetailView(TemplateView):
         return {
             "rows": found.rows,
             "pager": {
-                "number": found.number,
-                "pages": found.pages,
+                "ranks": (found.first_rank, found.first_rank + len(found.rows) - 1, found.total),
                 "first": "?" if not page.is_first else "",
                 "newer": f"?{urlencode({'before': page.before})}" if page.before else "",
                 "older": f"?{urlencode({'after': page.after})}" if page.after else "",
@@ -92,8 +91,7 @@ class LeaderboardDetailView(TemplateView):
         return {
             "rows": rows,
             "pager": {
-                "number": number,
-                "pages": page.paginator.num_pages,
+                "ranks": (page.start_index(), page.end_index(), page.paginator.count),
                 "first": "?" if number > 1 else "",
                 "newer": f"?page={number - 1}" if page.has_previous() else "",
                 "older": f"?page={number + 1}" if page.has_next() else "",

@@ -7,7 +7,7 @@ from django.core.management.base import BaseCommand
 from django.db import connection
 
 from games.benchmarks.pages import bench
-from games.models import Game, Play, Seat
+from games.models import Game, Play, PlayerStats
 
 
 class Command(BaseCommand):
@@ -20,7 +20,7 @@ class Command(BaseCommand):
     def handle(self, *args, requests: int, only: str, **options):
         volume = {
             "games": Game.objects.count(),
-            "people": Seat.objects.exclude(user=None).values("user").distinct().count(),
+            "people": PlayerStats.objects.count(),
             "plays": _estimate(Play),
             "database": connection.vendor,
         }
