@@ -290,7 +290,7 @@ def _commit(rows: MoveRows, skip_channel: str = "") -> None:
         _schedule(game, loaded.seats[state.to_play], now)
     rows.write()
     if game.is_over:
-        seats_settle(game)
+        seats_settle(game, loaded.seats)
     transaction.on_commit(partial(remember, loaded))
     moves = game.moves if rows.plays else -1  # -1: a change that is not a card (a stand-in)
     transaction.on_commit(partial(notify_table, game.pk, moves, skip=skip_channel))

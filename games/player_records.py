@@ -9,7 +9,7 @@ seat before the first card), ``seats_settle`` when it ends, both under the game'
 
 from __future__ import annotations
 
-from django.db.models import F
+from django.db.models import Case, F, Value, When
 
 from .models import Game, PlayerStats, Seat
 
@@ -26,31 +26,33 @@ def seats_dealt(game: Game) -> None:
     Game.objects.filter(pk=game.pk).update(with_bots=game.with_bots)
 
 
-def seats_settle(game: Game) -> None:
-    """Write each seat's outcome of ``game`` (over) and count it in its people's stats, once."""
+def seats_settle(game: Game, seats: list[Seat] | None = None) -> None:
+    """Write each seat's outcome of ``game`` (over) and count it in its people's stats, once:
+    three statements (the caller may pass the game's ``seats`` it holds already)."""
     if game.started_at is None or not game.is_over:
         return
-    seats = list(Seat.objects.filter(game=game, outcome="").values_list("pk", "number", "user_id"))
-    if not seats:
-        return  # settled already
     finished = game.status == Game.Status.FINISHED
-    winners = [pk for pk, number, _user in seats if finished and number == game.winner_seat]
-    others = [pk for pk, number, _user in seats if pk not in winners]
-    if winners:
-        Seat.objects.filter(pk__in=winners).update(outcome=WON)
-    if others:
-        Seat.objects.filter(pk__in=others).update(outcome=LOST if finished else ABANDONED)
-    people = [(user, number) for _pk, number, user in seats if user is not None]
+    outcome = (
+        Case(When(number=game.winner_seat, then=Value(WON)), default=Value(LOST))
+        if finished and game.winner_seat is not None
+        else Value(LOST if finished else ABANDONED)
+    )
+    if not Seat.objects.filter(game=game, outcome="").update(outcome=outcome):
+        return  # settled already
+    if seats is None:
+        seats = list(Seat.objects.filter(game=game))
+    people = {seat.user_id: seat.number for seat in seats if seat.user_id is not None}
     if not people:
         return
-    users = [user for user, _number in people]
     PlayerStats.objects.bulk_create(
-        [PlayerStats(user_id=user) for user in users], ignore_conflicts=True
+        [PlayerStats(user_id=user) for user in people], ignore_conflicts=True
     )
-    if finished:
-        PlayerStats.objects.filter(user_id__in=users).update(finished=F("finished") + 1)
-        won = [user for user, number in people if number == game.winner_seat]
-        if won:
-            PlayerStats.objects.filter(user_id__in=won).update(won=F("won") + 1)
-    else:
-        PlayerStats.objects.filter(user_id__in=users).update(abandoned=F("abandoned") + 1)
+    rows = PlayerStats.objects.filter(user_id__in=list(people))
+    if not finished:
+        rows.update(abandoned=F("abandoned") + 1)
+        return
+    winner = next((u for u, number in people.items() if number == game.winner_seat), None)
+    rows.update(
+        finished=F("finished") + 1,
+        won=F("won") + Case(When(user_id=winner, then=Value(1)), default=Value(0)),
+    )

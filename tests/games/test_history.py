@@ -243,3 +243,27 @@ def test_the_player_page_shows_private_games_only_to_their_players(
     for viewer in (make_user("dora"), None):
         games, html = shown(viewer)
         assert games == {public.pk} and "carol" not in html and "bob" not in html
+
+
+def test_a_game_that_ends_settles_its_seats_and_the_players_stats_once(client, alice, bob, carol):
+    """The history and the profile read what the end of a game writes: each seat's outcome
+    and each person's counts (a resigned game counts as abandoned, not played)."""
+    from games import flow
+    from games.models import PlayerStats, Seat
+
+    game = played_out(alice)
+    seat = Seat.objects.get(game=game, user=alice)
+    won = game.winner_seat == seat.number
+    assert seat.outcome == ("won" if won else "lost") and seat.started_at == game.started_at
+    assert seat.with_bots and seat.target == game.target
+    stats = PlayerStats.objects.get(user=alice)
+    assert (stats.finished, stats.won, stats.abandoned) == (1, int(won), 0)
+    seats_settle(Game.objects.get(pk=game.pk))  # twice changes nothing
+    assert PlayerStats.objects.get(user=alice).finished == 1
+    html = client.get("/players/alice/").content.decode()
+    assert 'data-stat="played">1<' in html
+    left = with_people(alice, [bob, carol])
+    flow.resign(game_id=left.pk, user=bob)
+    assert set(Seat.objects.filter(game=left).values_list("outcome", flat=True)) == {"abandoned"}
+    assert PlayerStats.objects.get(user=bob).abandoned == 1
+    assert rows(history(client, alice, result="abandoned")) == [(left.pk, "abandoned")]
