@@ -68,7 +68,7 @@ def standings_page(
     N jumps to the N-th slice of 50), then the ranks and the number of lines listed in one
     count over the board's lines. Two queries whatever the page and the size of history."""
     listed = standings(board)
-    found = None
+    found, past_end = None, False
     if page is not None and page > 1 and not (after or before or last):
         start = (page - 1) * PAGE_SIZE
         rows = list(listed.order_by(*ORDER)[start : start + PAGE_SIZE + 1])
@@ -83,9 +83,10 @@ def standings_page(
                 is_last=not more,
             )
         else:
-            last = True  # past the end: the last page
+            last = past_end = True  # past the end: the last page
     if found is None:
         found = seek(listed, KEYS, PAGE_SIZE, after=after, before=before, last=last)
+        found.fell_back = found.fell_back or past_end
     if not found.rows:
         return StandingsPage(rows=[], page=found, first_rank=1, total=0)
     first = found.rows[0]

@@ -47,11 +47,9 @@ class LeaderboardDetailView(TemplateView):
         return context
 
     def _kept(self, board) -> dict:
-        found = selectors.standings_page(
-            board,
-            **page_request(self.request),
-            page=_page_number(self.request.GET.get("page")),
-        )
+        asked = self.request.GET.get("page")
+        number = _page_number(asked)
+        found = selectors.standings_page(board, **page_request(self.request), page=number)
         page = found.page
         return {
             "rows": found.rows,
@@ -63,7 +61,7 @@ class LeaderboardDetailView(TemplateView):
                 "last": "?page=last" if not page.is_last else "",
                 "shown": page.has_other_pages,
             },
-            "fell_back": page.fell_back,
+            "fell_back": page.fell_back or (asked not in (None, "", "last") and number is None),
         }
 
     def _frozen(self, board) -> dict:

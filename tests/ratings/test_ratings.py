@@ -347,6 +347,8 @@ def test_leaderboard_pages_are_slices_with_ranks_and_survive_bad_input(client, d
     ]:
         response = client.get(f"/leaderboards/main/{url}")
         assert response.status_code == 200, url
-        assert response.content.decode().count('data-rank="') == 3, url
+        html = response.content.decode()
+        assert html.count('data-rank="') == 3, url
+        assert ("does not exist" in html) == (url != "?page=last"), url
     page = selectors.standings_page(Leaderboard.objects.get(slug="main"))
     assert [row["rank"] for row in page.rows] == [1, 2, 3] and page.total == 3
