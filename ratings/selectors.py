@@ -71,7 +71,9 @@ def standings_page(
     found, past_end = None, False
     if page is not None and page > 1 and not (after or before or last):
         start = (page - 1) * PAGE_SIZE
-        rows = list(listed.order_by(*ORDER)[start : start + PAGE_SIZE + 1])
+        # the lines skipped are read from the index alone; only the page's join the others
+        slice_ = listed.order_by(*ORDER).values("pk")[start : start + PAGE_SIZE + 1]
+        rows = list(listed.filter(pk__in=slice_).order_by(*ORDER))
         if rows:
             more = len(rows) > PAGE_SIZE
             rows = rows[:PAGE_SIZE]
