@@ -75,8 +75,9 @@ class LeaderboardAdmin(admin.ModelAdmin):
 @admin.register(PlayerRating)
 class PlayerRatingAdmin(CappedListMixin, admin.ModelAdmin):
     list_display = ["label", "display", "mu", "sigma", "games", "wins", "updated_at"]
-    search_fields = ["user__username", "bot"]
+    search_fields = ["^user__username", "bot"]
     list_select_related = ["user"]
+    list_per_page = 50
     readonly_fields = ["user", "bot", "mu", "sigma", "games", "wins"]
 
 
