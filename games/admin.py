@@ -6,7 +6,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
 from . import flow, services
-from .admin_paging import CappedListMixin
+from .admin_paging import CAP, CappedListMixin
 from .models import Game, Hand, Seat, Trick
 
 
@@ -67,7 +67,7 @@ class TargetFilter(admin.SimpleListFilter):
 
 
 class PlayerFilter(admin.SimpleListFilter):
-    """The games of one person (``?player=<user id>``, linked from the user's page)."""
+    """The dealt games of one person (``?player=<user id>``, linked from the user's page)."""
 
     title = _("player")
     parameter_name = "player"
@@ -88,7 +88,14 @@ class PlayerFilter(admin.SimpleListFilter):
             return queryset
         if not (value.isdigit() and len(value) <= 12):
             return queryset.none()
-        return queryset.filter(pk__in=Seat.objects.filter(user_id=int(value)).values("game_id"))
+        # Their latest dealt games, at most as many as the list counts, read from the
+        # history's index on the seats: a heavy player costs what a new one does.
+        latest = (
+            Seat.objects.filter(user_id=int(value), started_at__isnull=False)
+            .order_by("-started_at", "-game_id")
+            .values("game_id")[:CAP]
+        )
+        return queryset.filter(pk__in=latest)
 
 
 @admin.register(Game)
