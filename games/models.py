@@ -214,6 +214,9 @@ class Seat(models.Model):
                 condition=Q(started_at__isnull=False),
                 name="seat_history_target",
             ),
+            models.Index(  # tables not dealt yet, by person (the admin's search)
+                fields=["user", "game"], condition=Q(started_at__isnull=True), name="seat_waiting"
+            ),
         ]
 
     def __str__(self) -> str:

@@ -147,3 +147,19 @@ def test_the_admin_links_a_players_games_and_filters_them_by_the_kept_columns():
     ids = {int(pk) for pk in re.findall(r'name="_selected_action" value="(\d+)"', people)}
     with_bots = set(Seat.objects.exclude(bot="").values_list("game_id", flat=True))
     assert ids and not ids & with_bots
+
+
+def test_the_admin_search_finds_a_players_dealt_games_and_waiting_tables():
+    from django.contrib.auth import get_user_model
+
+    from games import services
+
+    seed(40, "search")
+    _visitor, admin = clients()
+    user = get_user_model().objects.get(username="scale-00002")
+    waiting = services.game_create(creator=user, target=10, seat_kinds=["me", "open", "open"])
+    html = admin.get("/admin/games/game/?q=scale-00002").content.decode()
+    ids = {int(pk) for pk in re.findall(r'name="_selected_action" value="(\d+)"', html)}
+    dealt = Seat.objects.filter(user=user, started_at__isnull=False).values_list("game_id")
+    assert waiting.pk in ids and ids - {waiting.pk} <= {pk for (pk,) in dealt}
+    assert len(ids) == min(50, len(dealt) + 1)
