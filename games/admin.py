@@ -1,11 +1,15 @@
 """Games in the admin: filter and search them, read every row of one, stop a stuck one."""
 
 from django.contrib import admin, messages
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.db.models import Q
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
 from . import flow, services
-from .models import Game, Hand, Play, Seat, Trick
+from .admin_paging import CAP, CappedListMixin
+from .models import Game, Hand, Seat, Trick
 
 
 class ReadOnlyInline(admin.TabularInline):
@@ -23,16 +27,29 @@ class SeatInline(ReadOnlyInline):
     model = Seat
     fields = readonly_fields = ["number", "user", "bot", "score"]
 
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("user")
+
 
 class HandInline(ReadOnlyInline):
     model = Hand
     fields = readonly_fields = ["number", "dealer", "deck", "created_at"]
 
 
-class PlayInline(ReadOnlyInline):
-    model = Play
-    fields = readonly_fields = ["sequence", "hand", "trick", "order", "seat", "card", "played_at"]
-    ordering = ["sequence"]
+def games_of(**people) -> Q:
+    """The games of some people: their latest dealt ones, at most as many as a list counts,
+    read from the history's index on the seats (a heavy player costs what a new one does),
+    and their tables not dealt yet."""
+    seats = Seat.objects.filter(**people)
+    latest = (
+        seats.filter(started_at__isnull=False)
+        .order_by("-started_at", "-game_id")
+        .values("game_id")[:CAP]
+    )
+    waiting = seats.filter(started_at__isnull=True).values("game_id")
+    if connection.features.supports_slicing_ordering_in_compound:  # PostgreSQL
+        return Q(pk__in=waiting.union(latest, all=True))  # one semi-join: counted fast
+    return Q(pk__in=latest) | Q(pk__in=waiting)
 
 
 class OpponentsFilter(admin.SimpleListFilter):
@@ -43,22 +60,75 @@ class OpponentsFilter(admin.SimpleListFilter):
         return [("humans", _("People only")), ("bots", _("With bots"))]
 
     def queryset(self, request, queryset):
+        # ``Game.with_bots`` is kept as games are dealt: one index, no look at any seat
         if self.value() == "humans":
-            return queryset.exclude(seats__bot__gt="")
+            return queryset.filter(with_bots=False)
         if self.value() == "bots":
-            return queryset.filter(seats__bot__gt="").distinct()
+            return queryset.filter(with_bots=True)
         return queryset
 
 
+class TargetFilter(admin.SimpleListFilter):
+    """The usual targets (a field filter would read every game for its distinct values)."""
+
+    title = _("target")
+    parameter_name = "target"
+
+    def lookups(self, request, model_admin):
+        return [(str(t), str(t)) for t in (10, 15, 20)]
+
+    def queryset(self, request, queryset):
+        value = self.value()
+        if value and value.isdigit() and len(value) <= 2:
+            return queryset.filter(target=int(value))
+        return queryset.none() if value else queryset
+
+
+class PlayerFilter(admin.SimpleListFilter):
+    """The dealt games of one person (``?player=<user id>``, linked from the user's page)."""
+
+    title = _("player")
+    parameter_name = "player"
+
+    def lookups(self, request, model_admin):
+        value = self.value()
+        if not (value and value.isdigit() and len(value) <= 12):
+            return []
+        user = get_user_model().objects.filter(pk=int(value)).first()
+        return [(value, user.get_username())] if user else []
+
+    def has_output(self) -> bool:
+        return True  # the filter applies even when the player is unknown (then: no games)
+
+    def queryset(self, request, queryset):
+        value = self.value()
+        if not value:
+            return queryset
+        if not (value.isdigit() and len(value) <= 12):
+            return queryset.none()
+        return queryset.filter(games_of(user_id=int(value)))
+
+
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
-    list_display = ["pk", "status", "target", "moves", "is_public", "created_at", "finished_at"]
-    list_filter = ["status", "target", "created_at", OpponentsFilter]
+class GameAdmin(CappedListMixin, admin.ModelAdmin):
+    list_display = [
+        "pk",
+        "status",
+        "target",
+        "moves",
+        "is_public",
+        "created_by",
+        "created_at",
+        "finished_at",
+    ]
+    list_select_related = ["created_by"]
+    list_per_page = 50
+    list_filter = ["status", TargetFilter, "created_at", OpponentsFilter, PlayerFilter]
     search_fields = ["seats__user__username"]
-    date_hierarchy = "created_at"
+    search_help_text = _("A player's username (exact, or its beginning).")
     readonly_fields = [f.name for f in Game._meta.fields if f.name != "seed"] + ["tricks"]
     exclude = ["seed"]  # the secret of the shuffles stays out of every page
-    inlines = [SeatInline, HandInline, PlayInline]
+    inlines = [SeatInline, HandInline]  # the plays: in the tricks table, by trick
     actions = ["mark_abandoned"]
 
     @admin.display(description=_("tricks"))
@@ -78,7 +148,10 @@ class GameAdmin(admin.ModelAdmin):
                     trick.hand.number,
                     trick.number,
                     trick.leader,
-                    " ".join(p.card for p in sorted(trick.plays.all(), key=lambda p: p.order)),
+                    " ".join(
+                        p.card + ("*" if p.auto else "")  # * played for an absent person
+                        for p in sorted(trick.plays.all(), key=lambda p: p.order)
+                    ),
                     "" if trick.winner is None else trick.winner,
                     "" if trick.points is None else trick.points,
                 )
@@ -98,8 +171,12 @@ class GameAdmin(admin.ModelAdmin):
         )
 
     def get_search_results(self, request, queryset, search_term):
-        queryset, _duplicates = super().get_search_results(request, queryset, search_term)
-        return queryset.distinct(), False
+        """Games with a player whose username starts with the term (``games_of`` them)."""
+        term = search_term.strip()
+        if not term:
+            return queryset, False
+        people = get_user_model().objects.filter(username__istartswith=term).values("pk")
+        return queryset.filter(games_of(user__in=people)), False
 
     @admin.action(description=_("Mark as abandoned (stuck games) and rate them"))
     def mark_abandoned(self, request, queryset):

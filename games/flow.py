@@ -30,6 +30,7 @@ from .engine.bots import SEARCH_BOTS, make_bot
 from .errors import GameNotRunning, NotSeated, locked_game, require_running
 from .models import BotLevel, Game, Hand, Presence, Seat
 from .move_rows import MoveRows
+from .player_records import seats_dealt, seats_settle
 from .presence import STALE_AFTER
 from .selectors import LoadedGame, game_load, remember
 from .signals import game_over
@@ -81,6 +82,7 @@ def start_game(game: Game) -> None:
     game.started_at = now
     seats = list(Seat.objects.filter(game=game).order_by("number"))
     _schedule(game, seats[state.to_play], now)
+    seats_dealt(game)
     game.save(
         update_fields=[
             "first_dealer",
@@ -325,6 +327,8 @@ def _commit(rows: MoveRows, skip_channel: str = "") -> None:
         trick_just_won = not state.trick and state.last_trick is not None
         _schedule(game, loaded.seats[state.to_play], now, trick_just_won)
     rows.write()
+    if game.is_over:
+        seats_settle(game, loaded.seats)
     transaction.on_commit(partial(remember, loaded))
     moves = game.moves if rows.plays else -1  # -1: a change that is not a card (a stand-in)
     transaction.on_commit(partial(notify_table, game.pk, moves, skip=skip_channel))
@@ -360,6 +364,7 @@ def end_game(game: Game, status: str, abandoned_by: int | None = None) -> Game:
     _mark_ended(game, status, now)
     ended = ["status", "finished_at", "abandoned_by", "turn_deadline", "due_at", "updated_at"]
     game.save(update_fields=ended)
+    seats_settle(game)
     transaction.on_commit(partial(notify_table, game.pk, -1))
     return game
 

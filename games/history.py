@@ -1,20 +1,22 @@
 """Match history: the games of one player, filtered, with what a list row shows.
 
-A page of history costs a fixed number of queries whatever its length: the games come with
-their counts (hands, tricks) and the player's seat as subqueries, and their seats with users
-and profiles in one prefetch.
+A page of history costs a fixed number of queries whatever its length and depth: the
+player's seats are one slice of an index (keyset pagination, ``games.paging``), then the
+games come with their counts (hands, tricks), and their seats with users and profiles in one
+prefetch.
 """
 
 from __future__ import annotations
 
 from datetime import timedelta
 
-from django.db.models import Exists, F, Func, IntegerField, OuterRef, Prefetch, QuerySet
+from django.db.models import F, Func, IntegerField, OuterRef, Prefetch, QuerySet
 from django.db.models.expressions import Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from .models import Game, Hand, Seat, Trick
+from .paging import Keys, dump_time, load_time, seek
 from .selectors import seen_by
 
 WON, LOST, ABANDONED, RUNNING = "won", "lost", "abandoned", "running"
@@ -25,52 +27,74 @@ PER_PAGE = 20
 
 
 def _count(queryset: QuerySet) -> Coalesce:
-    """A correlated ``SELECT COUNT(*)`` of ``queryset`` (filtered on the outer game)."""
+    """A correlated ``SELECT COUNT(*)`` of ``queryset`` (filtered on the outer row's game)."""
     counted = queryset.order_by().annotate(n=Func(F("pk"), function="COUNT")).values("n")
     return Coalesce(Subquery(counted, output_field=IntegerField()), 0)
 
 
-def games_of(
+KEYS = Keys("started_at", "game_id", dump_time, load_time)
+
+
+def seats_of(
     player, viewer=None, *, result: str = "", opponents: str = "", target: int | None = None
-) -> QuerySet[Game]:
-    """Every started game of ``player``, newest first, as ``viewer`` may list them.
+) -> QuerySet[Seat]:
+    """``player``'s seats at started games, as ``viewer`` may list them (unordered: pages
+    are slices of the ``seat_history`` indexes, newest first, see ``games_page``).
 
     Private games are listed only to the people seated at them. ``result`` is one of RESULTS
     (from the player's side), ``opponents`` one of OPPONENTS, ``target`` a target score.
     """
-    games = (
-        Game.objects.filter(started_at__isnull=False)
-        .filter(Exists(Seat.objects.filter(game=OuterRef("pk"), user=player)))
-        .annotate(
-            player_seat=Subquery(
-                Seat.objects.filter(game=OuterRef("pk"), user=player).values("number")[:1]
-            ),
-            against_bots=Exists(Seat.objects.filter(game=OuterRef("pk")).exclude(bot="")),
-            hand_count=_count(Hand.objects.filter(game=OuterRef("pk"))),
-            trick_count=_count(
-                Trick.objects.filter(hand__game=OuterRef("pk"), winner__isnull=False)
-            ),
-        )
-    )
+    seats = Seat.objects.filter(user=player, started_at__isnull=False)
     if viewer is None or viewer.pk != player.pk:
-        games = games.filter(seen_by(viewer))
-    if result == WON:
-        games = games.filter(status=Game.Status.FINISHED, winner_seat=F("player_seat"))
-    elif result == LOST:
-        games = games.filter(status=Game.Status.FINISHED).exclude(winner_seat=F("player_seat"))
-    elif result == ABANDONED:
-        games = games.filter(status=Game.Status.ABANDONED)
-    elif result == RUNNING:
-        games = games.filter(status=Game.Status.IN_PROGRESS)
-    if opponents == BOTS:
-        games = games.filter(against_bots=True)
-    elif opponents == HUMANS:
-        games = games.filter(against_bots=False)
+        seats = seats.filter(seen_by(viewer, "game_id"))
+    if result == RUNNING:
+        seats = seats.filter(outcome="")
+    elif result in (WON, LOST, ABANDONED):
+        seats = seats.filter(outcome=result)
+    if opponents in OPPONENTS:
+        seats = seats.filter(with_bots=opponents == BOTS)
     if target is not None:
-        games = games.filter(target=target)
-    return games.prefetch_related(
-        Prefetch("seats", queryset=Seat.objects.select_related("user__profile").order_by("number"))
-    ).order_by("-started_at", "-pk")
+        seats = seats.filter(target=target)
+    return seats
+
+
+def games_page(
+    player, viewer=None, *, after=None, before=None, last=False, per_page=PER_PAGE, **filters
+):
+    """A page of ``player``'s games, newest first (a ``SeekPage`` of games): one slice of an
+    index on the seats, the games with their counts, and their seats; three queries
+    whatever the page and the player's number of games."""
+    page = seek(
+        seats_of(player, viewer, **filters), KEYS, per_page, after=after, before=before, last=last
+    )
+    seats = {seat.game_id: seat for seat in page.rows}
+    games = (
+        {
+            game.pk: game
+            for game in Game.objects.filter(pk__in=list(seats))
+            .annotate(
+                hand_count=_count(Hand.objects.filter(game=OuterRef("pk"))),
+                trick_count=_count(
+                    Trick.objects.filter(hand__game=OuterRef("pk"), winner__isnull=False)
+                ),
+            )
+            .prefetch_related(
+                Prefetch(
+                    "seats",
+                    queryset=Seat.objects.select_related("user__profile").order_by("number"),
+                )
+            )
+        }
+        if seats
+        else {}
+    )
+    rows = []
+    for game_id, seat in seats.items():
+        game = games[game_id]
+        game.player_seat = seat.number
+        rows.append(game)
+    page.rows = rows
+    return page
 
 
 def result_of(game: Game) -> str:

@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from .errors import GameError, SeatUnavailable, locked_game
 from .flow import end_game, start_game
 from .models import BotLevel, Game, MatchQueue, Presence, Seat
+from .player_records import seats_dealt
 from .presence import STALE_AFTER
 from .services import TABLE_CHECK_EVERY, seat_join
 from .table_updates import notify_table
@@ -104,6 +105,7 @@ def _take_a_bots_seat(game_id: int, user) -> bool:
         return False
     seat.user, seat.bot, seat.placeholder = user, "", False
     seat.save(update_fields=["user", "bot", "placeholder"])
+    seats_dealt(game)  # with a person instead of a bot, maybe no bots any more
     _reschedule_first_card(game)
     transaction.on_commit(partial(notify_table, game.pk, -1))
     return True

@@ -86,6 +86,12 @@ class Game(models.Model):
         on_delete=models.SET_NULL,
         related_name="games_created",
     )
+    with_bots = models.BooleanField(
+        default=False,
+        db_default=False,
+        editable=False,
+        help_text=_("A bot held a seat when the game was dealt (kept for the admin's filter)."),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -95,6 +101,8 @@ class Game(models.Model):
         ordering = ["-created_at"]
         indexes = [
             models.Index(fields=["status", "is_public"]),
+            models.Index(fields=["created_at", "id"], name="game_created"),  # admin's order
+            models.Index(fields=["with_bots", "created_at", "id"], name="game_with_bots"),
             models.Index(fields=["due_at"], condition=Q(due_at__isnull=False), name="game_due_at"),
         ]
         constraints = [
@@ -160,6 +168,18 @@ class Seat(models.Model):
         blank=True,
         help_text=_("The bot playing for this person, who left, for the rest of the game."),
     )
+    # Copies of the game's facts a player's history filters and orders on, so that a page of
+    # it is one slice of an index on the seats, whatever the player's number of games
+    # (``games.history``). Set when the game is dealt and when it ends.
+    started_at = models.DateTimeField(null=True, blank=True, editable=False)
+    target = models.PositiveSmallIntegerField(null=True, blank=True, editable=False)
+    with_bots = models.BooleanField(default=False, editable=False)
+    outcome = models.CharField(
+        max_length=9,
+        blank=True,
+        editable=False,
+        help_text=_("won, lost or abandoned once the game is over; blank while it runs."),
+    )
 
     class Meta:
         ordering = ["game", "number"]
@@ -171,6 +191,31 @@ class Seat(models.Model):
             models.CheckConstraint(condition=Q(number__lte=2), name="seat_number_0_2"),
             models.CheckConstraint(
                 condition=Q(user__isnull=True) | Q(bot=""), name="seat_user_or_bot"
+            ),
+        ]
+        indexes = [
+            models.Index(
+                fields=["user", "-started_at", "-game"],
+                condition=Q(started_at__isnull=False),
+                name="seat_history",
+            ),
+            models.Index(
+                fields=["user", "outcome", "-started_at", "-game"],
+                condition=Q(started_at__isnull=False),
+                name="seat_history_outcome",
+            ),
+            models.Index(
+                fields=["user", "with_bots", "-started_at", "-game"],
+                condition=Q(started_at__isnull=False),
+                name="seat_history_bots",
+            ),
+            models.Index(
+                fields=["user", "target", "-started_at", "-game"],
+                condition=Q(started_at__isnull=False),
+                name="seat_history_target",
+            ),
+            models.Index(  # tables not dealt yet, by person (the admin's search)
+                fields=["user", "game"], condition=Q(started_at__isnull=True), name="seat_waiting"
             ),
         ]
 
@@ -189,6 +234,23 @@ class Seat(models.Model):
     def bot_name(self) -> str:
         """The name a bot plays under at this seat, e.g. "Bruno (bot)"."""
         return f"{BOT_PERSONAS[self.number]} (bot)"
+
+
+class PlayerStats(models.Model):
+    """A person's counts of ended games, kept as each game ends (the profile reads one row)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, primary_key=True, on_delete=models.CASCADE, related_name="+"
+    )
+    finished = models.PositiveIntegerField(default=0)
+    won = models.PositiveIntegerField(default=0)
+    abandoned = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        verbose_name_plural = _("player stats")
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.won}/{self.finished}"
 
 
 class Hand(models.Model):
@@ -285,6 +347,7 @@ __all__ = [
     "Hand",
     "MatchQueue",
     "Play",
+    "PlayerStats",
     "Presence",
     "Rematch",
     "Seat",

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db.models import Count, Exists, F, OuterRef, Prefetch, Q, QuerySet, Window
+from django.db.models import Exists, F, OuterRef, Q, QuerySet, Window
 from django.db.models.functions import RowNumber
 
 from . import state_cache
@@ -132,11 +132,12 @@ def watchable_games() -> QuerySet[Game]:
 
 
 def player_stats(user) -> dict:
-    """Finished games played and won by ``user``, with the win rate."""
-    counts = Seat.objects.filter(user=user, game__status=Game.Status.FINISHED).aggregate(
-        played=Count("pk"), won=Count("pk", filter=Q(game__winner_seat=F("number")))
-    )
-    played, won = counts["played"], counts["won"]
+    """Finished games played and won by ``user``, with the win rate (one row, kept as games
+    end: ``games.player_records``)."""
+    from .models import PlayerStats
+
+    stats = PlayerStats.objects.filter(user=user).first()
+    played, won = (stats.finished, stats.won) if stats else (0, 0)
     return {"played": played, "won": won, "win_rate": won / played if played else None}
 
 
@@ -152,12 +153,8 @@ def seen_by(viewer, game_field: str = "pk") -> Q:
 
 def recent_games_of(user, viewer=None, limit: int = 10) -> list[Game]:
     """The user's latest started games as ``viewer`` may see them (private games only to
-    the people who sat at them), with the seats needed to show opponents and scores."""
-    games = Game.objects.filter(seats__user=user, started_at__isnull=False)
-    if viewer is None or viewer.pk != user.pk:
-        games = games.filter(seen_by(viewer))
-    return list(
-        games.prefetch_related(
-            Prefetch("seats", queryset=Seat.objects.select_related("user"))
-        ).order_by("-created_at")[:limit]
-    )
+    the people who sat at them), with the seats needed to show opponents and scores: the
+    first slice of the history's index on the seats, whatever the number of games."""
+    from .history import games_page
+
+    return games_page(user, viewer, per_page=limit).rows

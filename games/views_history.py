@@ -10,7 +10,6 @@ from __future__ import annotations
 from urllib.parse import urlencode
 
 from django.contrib.auth import get_user_model
-from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
@@ -25,6 +24,7 @@ from .card_names import trick_why
 from .chat import messages_by_trick, room_of, shown_text
 from .invites import table_page_game
 from .models import Game
+from .paging import page_request
 from .presenters import card_info, hand_order, played_cards, seat_identity, seat_name
 from .records import auto_plays
 from .replay import find, positions, score_sheet, steps, target_reached
@@ -220,10 +220,15 @@ class PlayerGamesView(View):
         opponents = request.GET.get("opponents", "")
         opponents = opponents if opponents in history.OPPONENTS else ""
         target = _int(request.GET.get("target"))
-        games = history.games_of(
-            player, request.user, result=result, opponents=opponents, target=target
+        target = target if target is not None and 1 <= target <= 99 else None
+        page = history.games_page(
+            player,
+            request.user,
+            result=result,
+            opponents=opponents,
+            target=target,
+            **page_request(request),
         )
-        page = Paginator(games, history.PER_PAGE).get_page(request.GET.get("page"))
         viewer_id = request.user.pk if request.user.is_authenticated else None
         filters = {
             key: value
@@ -233,7 +238,7 @@ class PlayerGamesView(View):
         context = {
             "player": player,
             "page": page,
-            "rows": [_row(game, viewer_id) for game in page.object_list],
+            "rows": [_row(game, viewer_id) for game in page.rows],
             "filters": filters,
             "result": result,
             "opponents": opponents,
@@ -241,9 +246,28 @@ class PlayerGamesView(View):
             "results": history.RESULTS,
             "targets": (10, 15, 20),
             "query": urlencode(filters),
+            "pager": _pager(page, filters, request.GET.get("page")),
             "profile_url": reverse("player_profile", args=[player.get_username()]),
         }
         return TemplateResponse(request, self.template_name, context)
+
+
+def _pager(page, filters: dict, asked: str | None = None) -> dict:
+    """The links between pages of a history, each keeping the filters. Pages are reached by
+    cursors; any other ``?page=`` than 1 or "last" (an old link, a number past the end, a
+    negative one) gives the newest games and says so."""
+
+    def link(**paging) -> str:
+        return "?" + urlencode({**filters, **paging})
+
+    return {
+        "shown": page.has_other_pages,
+        "newest": link() if not page.is_first else "",
+        "newer": link(before=page.before) if page.before else "",
+        "older": link(after=page.after) if page.after else "",
+        "oldest": link(page="last") if not page.is_last else "",
+        "fell_back": page.fell_back or asked not in (None, "", "1", "last"),
+    }
 
 
 def _row(game: Game, viewer_id) -> dict:

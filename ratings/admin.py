@@ -2,10 +2,14 @@
 
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
+from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from accounts.admin import UserAdmin as AccountsUserAdmin
-from games.models import Seat
+from games.admin_paging import CappedListMixin
+from games.models import PlayerStats
 
 from . import services
 from .models import (
@@ -69,23 +73,26 @@ class LeaderboardAdmin(admin.ModelAdmin):
 
 
 @admin.register(PlayerRating)
-class PlayerRatingAdmin(admin.ModelAdmin):
+class PlayerRatingAdmin(CappedListMixin, admin.ModelAdmin):
     list_display = ["label", "display", "mu", "sigma", "games", "wins", "updated_at"]
-    search_fields = ["user__username", "bot"]
+    search_fields = ["^user__username", "bot"]
     list_select_related = ["user"]
+    list_per_page = 50
     readonly_fields = ["user", "bot", "mu", "sigma", "games", "wins"]
 
 
 @admin.register(RatingEvent)
-class RatingEventAdmin(admin.ModelAdmin):
+class RatingEventAdmin(CappedListMixin, admin.ModelAdmin):
     list_display = ["game", "rating", "seat", "rank", "score", "mu_before", "mu_after"]
     list_select_related = ["rating__user", "game"]
-    search_fields = ["rating__user__username"]
+    list_per_page = 50
+    search_fields = ["^rating__user__username"]
     readonly_fields = [f.name for f in RatingEvent._meta.fields]
+    raw_id_fields = ["game", "rating"]
 
 
 @admin.register(FrozenStanding)
-class FrozenStandingAdmin(admin.ModelAdmin):
+class FrozenStandingAdmin(CappedListMixin, admin.ModelAdmin):
     list_display = ["leaderboard", "rank", "label", "display", "games", "wins"]
     list_filter = ["leaderboard"]
     readonly_fields = [f.name for f in FrozenStanding._meta.fields]
@@ -99,30 +106,39 @@ class RatingInline(admin.StackedInline):
     max_num = 0
 
 
-class SeatsOfUserInline(admin.TabularInline):
-    model = Seat
-    fk_name = "user"
-    fields = ["game", "number", "score"]
-    readonly_fields = fields
-    extra = 0
-    can_delete = False
-    max_num = 0
-    verbose_name_plural = _("games")
-
-
 User = get_user_model()
 
 
 class UserWithRatingAdmin(AccountsUserAdmin):
-    """The user admin with the profile, the rating and the games of each user."""
+    """The user admin with the profile, the rating and a link to the games of each user (a
+    filtered games list: a heavy player has thousands, too many for an inline)."""
 
-    inlines = (*AccountsUserAdmin.inlines, RatingInline, SeatsOfUserInline)
+    inlines = (*AccountsUserAdmin.inlines, RatingInline)
+    readonly_fields = (*AccountsUserAdmin.readonly_fields, "games")
+
+    def get_fieldsets(self, request, obj=None):
+        fieldsets = super().get_fieldsets(request, obj)
+        if obj is None:
+            return fieldsets
+        return (*fieldsets, (_("Games"), {"fields": ("games",)}))
 
     def get_inlines(self, request, obj):
         inlines = super().get_inlines(request, obj)
         if obj is None:  # a new user has no rating and no games yet
-            return [i for i in inlines if i not in (RatingInline, SeatsOfUserInline)]
+            return [i for i in inlines if i is not RatingInline]
         return inlines
+
+    @admin.display(description=_("games"))
+    def games(self, user):
+        stats = PlayerStats.objects.filter(user=user).first()
+        ended = stats.finished + stats.abandoned if stats else 0
+        url = reverse("admin:games_game_changelist") + f"?player={user.pk}"
+        return format_html(
+            '<a href="{}">{}</a>',
+            url,
+            ngettext("%(n)d game over: list them", "%(n)d games over: list them", ended)
+            % {"n": ended},
+        )
 
 
 admin.site.unregister(User)

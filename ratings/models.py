@@ -85,6 +85,10 @@ class RatingEvent(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["game", "seat"], name="rating_event_once_per_seat"),
         ]
+        indexes = [
+            models.Index(fields=["rating", "-id"], name="rating_event_latest"),
+            models.Index(fields=["created_at", "id"], name="rating_event_created"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.rating} in game {self.game_id}: rank {self.rank}"
@@ -123,6 +127,43 @@ class Leaderboard(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("leaderboard_detail", args=[self.slug])
+
+
+class Standing(models.Model):
+    """One rated player's line on one leaderboard, kept with each rated game that counts for
+    the board (``ratings.standings``) and rebuilt from the rating events by a recompute.
+
+    ``mu``/``sigma`` are the player's rating after their last game in the board's window;
+    a page of a board is one slice of the ``standing_order`` index.
+    """
+
+    leaderboard = models.ForeignKey(Leaderboard, on_delete=models.CASCADE, related_name="standings")
+    rating = models.ForeignKey(PlayerRating, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    bot = models.CharField(max_length=16, choices=BotLevel.choices, blank=True)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField(help_text=_("mu - 3 sigma: the order of the board."))
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    last_played = models.DateTimeField(null=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["leaderboard", "rating"], name="standing_once"),
+        ]
+        indexes = [
+            models.Index(fields=["leaderboard", "-ordinal", "-rating"], name="standing_order"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.rating_id} on {self.leaderboard_id}"
+
+    @property
+    def display(self) -> int:
+        return display_rating(self.mu, self.sigma)
 
 
 class LeaderboardExclusion(models.Model):

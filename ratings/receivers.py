@@ -5,19 +5,25 @@ rating, a finished game's rating changes).
 A game's last card schedules its aftermath (``Game.due_at``) in the same transaction, so a
 game ends rated even if the process that played its last card dies right after: whichever
 runner is alive picks the aftermath up (``games/runner.py``), off the move's path.
+
+A leaderboard's standings are rebuilt from the rating events when the board is created or its
+games change (window, target, opponents); minimum games, exclusions and bots listed are
+applied when a page is read.
 """
 
 import logging
 
 from django.db import transaction
+from django.db.models.signals import post_save, pre_save
 from django.dispatch import receiver
 from django.utils import timezone
 
 from games.signals import game_over, player_page, rating_changes_of, runner_idle
 
-from .models import PlayerRating, RatingsRecompute
+from .models import Leaderboard, PlayerRating, RatingsRecompute
 from .selectors import rating_changes, rating_history
 from .services import game_rate, ratings_recompute
+from .standings import standings_rebuild
 
 log = logging.getLogger(__name__)
 
@@ -62,3 +68,24 @@ def recompute_when_asked(sender, **kwargs) -> None:
         RatingsRecompute.objects.filter(
             finished_at=None, requested_at__lte=request.requested_at
         ).update(finished_at=request.finished_at, games=request.games)
+
+
+DEFINITION = ("season_start", "season_end", "target", "opponents")
+
+
+@receiver(pre_save, sender=Leaderboard)
+def note_new_definition(sender, instance: Leaderboard, raw=False, **kwargs) -> None:
+    """A board whose games change (new, or a new window, target or opponents) is rebuilt
+    once saved; a closed season keeps its frozen rows."""
+    if raw or instance.closed_at is not None:
+        instance._rebuild_standings = False
+        return
+    before = Leaderboard.objects.filter(pk=instance.pk).values(*DEFINITION).first()
+    now = {field: getattr(instance, field) for field in DEFINITION}
+    instance._rebuild_standings = before != now
+
+
+@receiver(post_save, sender=Leaderboard)
+def rebuild_when_redefined(sender, instance: Leaderboard, raw=False, **kwargs) -> None:
+    if not raw and getattr(instance, "_rebuild_standings", False):
+        standings_rebuild(board=instance)

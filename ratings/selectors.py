@@ -1,18 +1,21 @@
-"""Leaderboard standings, computed from rating events in the board's window.
+"""Leaderboard standings (kept as rows by ``ratings.standings``) and rating histories.
 
-One query gives a whole page of standings, whatever the number of players: events are
-grouped by rating, and each player's rating at the end of the window is the ``after`` value
-of their last event in it.
+A page of a board is one slice of the ``standing_order`` index after a cursor; its ranks come
+from counting the listed lines above it, which grows with the number of players on the board,
+never with the number of games.
 """
 
 from __future__ import annotations
 
-from django.db.models import Count, Exists, F, Max, OuterRef, Q, QuerySet, Subquery
+from dataclasses import dataclass
+
+from django.db.models import Count, Exists, OuterRef, QuerySet, Subquery
 
 from games.models import Seat
+from games.paging import Keys, SeekPage, load_float, seek
 from games.selectors import seen_by
 
-from .models import Leaderboard, PlayerRating, RatingEvent, display_rating
+from .models import Leaderboard, PlayerRating, RatingEvent, Standing, display_rating
 
 
 def board_events(board: Leaderboard) -> QuerySet[RatingEvent]:
@@ -32,42 +35,86 @@ def board_events(board: Leaderboard) -> QuerySet[RatingEvent]:
     return events
 
 
-def standings(board: Leaderboard) -> QuerySet[PlayerRating]:
-    """Players on ``board``, best first, annotated with their standing in its window."""
-    events = board_events(board)
-    last = events.filter(rating=OuterRef("pk")).order_by("-game__finished_at", "-pk")
+ORDER = ("-ordinal", "-rating_id")  # best first; the ``standing_order`` index
+KEYS = Keys("ordinal", "rating_id", repr, load_float)
+PAGE_SIZE = 50
+
+
+def standings(board: Leaderboard) -> QuerySet[Standing]:
+    """The lines of ``board`` that are listed: enough games, not excluded, bots if listed
+    (unordered: see ``ORDER``)."""
     rows = (
-        PlayerRating.objects.filter(pk__in=events.values("rating"))
-        .annotate(
-            board_games=Count("events", filter=Q(events__in=events)),
-            board_wins=Count("events", filter=Q(events__in=events, events__won=True)),
-            last_played=Max("events__game__finished_at", filter=Q(events__in=events)),
-            board_mu=Subquery(last.values("mu_after")[:1]),
-            board_sigma=Subquery(last.values("sigma_after")[:1]),
-        )
-        .annotate(ordinal=F("board_mu") - 3 * F("board_sigma"))
-        .filter(board_games__gte=board.min_games)
+        board.standings.filter(games__gte=board.min_games)
         .exclude(user__in=board.exclusions.values("user"))
-        .select_related("user")
-        .order_by("-ordinal", "pk")
+        .select_related("rating", "user")
     )
     if not board.list_bots:
         rows = rows.filter(bot="")
     return rows
 
 
-def standing_row(rating: PlayerRating, rank: int) -> dict:
-    games = rating.board_games
+@dataclass
+class StandingsPage:
+    rows: list[dict]
+    page: SeekPage
+    first_rank: int
+    total: int
+
+
+def standings_page(
+    board: Leaderboard, *, after=None, before=None, last=False, page: int | None = None
+) -> StandingsPage:
+    """One page of ``board``'s standings: one slice of its index, after a cursor (``page``
+    N jumps to the N-th slice of 50), then the ranks and the number of lines listed in one
+    count over the board's lines. Two queries whatever the page and the size of history."""
+    listed = standings(board)
+    found, past_end = None, False
+    if page is not None and page > 1 and not (after or before or last):
+        start = (page - 1) * PAGE_SIZE
+        # the lines skipped are read from the index alone; only the page's join the others
+        slice_ = listed.order_by(*ORDER).values("pk")[start : start + PAGE_SIZE + 1]
+        rows = list(listed.filter(pk__in=slice_).order_by(*ORDER))
+        if rows:
+            more = len(rows) > PAGE_SIZE
+            rows = rows[:PAGE_SIZE]
+            found = SeekPage(
+                rows=rows,
+                before=KEYS.cursor(rows[0]),
+                after=KEYS.cursor(rows[-1]) if more else "",
+                is_first=False,
+                is_last=not more,
+            )
+        else:
+            last = past_end = True  # past the end: the last page
+    if found is None:
+        found = seek(listed, KEYS, PAGE_SIZE, after=after, before=before, last=last)
+        found.fell_back = found.fell_back or past_end
+    if not found.rows:
+        return StandingsPage(rows=[], page=found, first_rank=1, total=0)
+    first = found.rows[0]
+    counts = listed.aggregate(
+        total=Count("pk"), ahead=Count("pk", filter=KEYS.above((first.ordinal, first.rating_id)))
+    )
+    ahead = counts["ahead"]
+    rows = [standing_row(line, ahead + i) for i, line in enumerate(found.rows, 1)]
+    return StandingsPage(rows=rows, page=found, first_rank=ahead + 1, total=counts["total"])
+
+
+def standing_row(line: Standing, rank: int) -> dict:
+    games = line.games
+    username = line.user.get_username() if line.user_id else ""
     return {
         "rank": rank,
-        "rating": rating,
-        "label": rating.label,
-        "display": display_rating(rating.board_mu, rating.board_sigma),
+        "rating": line.rating,
+        "user_id": line.user_id,
+        "username": username,
+        "label": username or line.rating.label,
+        "display": line.display,
         "games": games,
-        "wins": rating.board_wins or 0,
-        "win_rate": (rating.board_wins or 0) / games if games else 0.0,
-        "last_played": rating.last_played,
-        "provisional": rating.is_provisional,
+        "wins": line.wins,
+        "win_rate": line.wins / games if games else 0.0,
+        "last_played": line.last_played,
+        "provisional": line.rating.is_provisional,
     }
 
 
@@ -78,13 +125,21 @@ def active_boards() -> QuerySet[Leaderboard]:
 def rating_history(user, viewer=None) -> QuerySet[RatingEvent]:
     """``user``'s rated games, latest first, as ``viewer`` may see them (private games
     only to the people who sat at them)."""
-    events = RatingEvent.objects.filter(rating__user=user)
+    rating = PlayerRating.objects.filter(user=user).values("pk")[:1]
+    events = RatingEvent.objects.filter(rating_id=Subquery(rating))
     if viewer is None or viewer.pk != user.pk:
         events = events.filter(seen_by(viewer, "game_id"))
     return events.select_related("game").order_by("-pk")
 
 
-__all__ = ["active_boards", "board_events", "rating_history", "standing_row", "standings"]
+__all__ = [
+    "active_boards",
+    "board_events",
+    "rating_history",
+    "standing_row",
+    "standings",
+    "standings_page",
+]
 
 
 def rating_changes(game_id: int) -> dict[int, dict]:

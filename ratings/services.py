@@ -9,6 +9,7 @@ from games.engine.ranking import ranks_of
 from games.models import Game, Seat
 
 from .models import DEFAULT_MU, DEFAULT_SIGMA, PlayerRating, RatingEvent
+from .standings import standings_count, standings_rebuild
 
 MODEL = PlackettLuce(mu=DEFAULT_MU, sigma=DEFAULT_SIGMA)
 RATED_STATUSES = (Game.Status.FINISHED, Game.Status.ABANDONED)
@@ -23,10 +24,12 @@ def rating_of(seat: Seat) -> PlayerRating:
 
 
 @transaction.atomic
-def game_rate(*, game_id: int) -> list[RatingEvent]:
+def game_rate(*, game_id: int, count_standings: bool = True) -> list[RatingEvent]:
     """Rate a finished (or abandoned) game once; return its rating events (none if unrated).
 
     A rating that sits in two seats (two bots of one level) moves by the mean of its seats.
+    The game is counted on the leaderboards' standings too (unless ``count_standings`` is
+    off: a recompute rebuilds them once at its end).
     """
     game = Game.objects.select_for_update().get(pk=game_id)
     if game.status not in RATED_STATUSES or not game.was_dealt or not game.is_rated:
@@ -60,6 +63,13 @@ def game_rate(*, game_id: int) -> list[RatingEvent]:
     ]
     RatingEvent.objects.bulk_create(events)
     _apply(events)
+    if count_standings:
+        standings_count(
+            events=events,
+            finished_at=game.finished_at,
+            target=game.target,
+            has_bot=any(seat.is_bot for seat in seats),
+        )
     return events
 
 
@@ -93,7 +103,9 @@ def ratings_recompute() -> int:
     """
     RatingEvent.objects.all().delete()
     PlayerRating.objects.update(mu=DEFAULT_MU, sigma=DEFAULT_SIGMA, games=0, wins=0)
-    return _rate_in_order(_ratable_games())
+    rated = _rate_in_order(_ratable_games())
+    standings_rebuild()
+    return rated
 
 
 def _ratable_games():
@@ -103,7 +115,7 @@ def _ratable_games():
 def _rate_in_order(games) -> int:
     """Rate ``games`` in the order they ended; return how many were rated."""
     ids = games.order_by("finished_at", "pk").values_list("pk", flat=True)
-    return sum(bool(game_rate(game_id=game_id)) for game_id in ids)
+    return sum(bool(game_rate(game_id=game_id, count_standings=False)) for game_id in ids)
 
 
 @transaction.atomic
@@ -115,10 +127,11 @@ def season_close(*, board) -> int:
     from django.utils import timezone
 
     from .models import FrozenStanding
-    from .selectors import standing_row, standings
+    from .selectors import ORDER, standing_row, standings
 
     board.frozen.all().delete()
-    rows = [standing_row(rating, rank) for rank, rating in enumerate(standings(board), 1)]
+    lines = standings(board).order_by(*ORDER).iterator(chunk_size=2000)
+    rows = [standing_row(line, rank) for rank, line in enumerate(lines, 1)]
     FrozenStanding.objects.bulk_create(
         FrozenStanding(
             leaderboard=board,

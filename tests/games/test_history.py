@@ -10,6 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from games import services
 from games.history import duration_text
 from games.models import Game
+from games.player_records import seats_settle
 from games.records import game_record
 
 from .helpers import play_out
@@ -40,13 +41,15 @@ def played_out(user, target=3) -> Game:
 
 
 def end(game: Game, winner: int | None, minutes: int = 7) -> Game:
-    """Mark a started game finished (won by ``winner``) or, with None, abandoned."""
+    """Mark a started game finished (won by ``winner``) or, with None, abandoned, and settle
+    its seats as the end of a game does (``flow``)."""
     Game.objects.filter(pk=game.pk).update(
         status=Game.Status.FINISHED if winner is not None else Game.Status.ABANDONED,
         winner_seat=winner,
         finished_at=game.started_at + timedelta(minutes=minutes),
     )
     game.refresh_from_db()
+    seats_settle(game)
     return game
 
 
@@ -123,16 +126,22 @@ def test_filters_by_result_opponents_and_target(client, alice, bob, carol):
     assert len(rows(history(client, alice, result="nonsense", target="x"))) == 4
 
 
+def older_link(html: str) -> str:
+    return re.search(r'rel="next" href="\?([^"]+)"', html).group(1).replace("&amp;", "&")
+
+
 def test_twenty_games_a_page_and_the_filters_follow_the_pages(client, alice):
     games = [with_bots(alice, target=10) for _ in range(21)]
     html = history(client, alice)
     assert [pk for pk, _ in rows(html)] == [g.pk for g in reversed(games)][:20]
-    assert 'href="?page=2"' in html
-    page2 = history(client, alice, page=2)
+    page2 = client.get(f"/players/alice/games/?{older_link(html)}").content.decode()
     assert [pk for pk, _ in rows(page2)] == [games[0].pk]
+    assert 'rel="next"' not in page2 and 'rel="prev"' in page2
     filtered = history(client, alice, opponents="bots", target=10)
-    assert 'href="?opponents=bots&amp;target=10&amp;page=2"' in filtered
-    assert len(rows(history(client, alice, page=99))) == 1  # past the end: the last page
+    assert older_link(filtered).startswith("opponents=bots&target=10&after=")
+    oldest = history(client, alice, page="last")  # the twenty oldest games
+    assert [pk for pk, _ in rows(oldest)] == [g.pk for g in reversed(games[:20])]
+    assert 'rel="next"' not in oldest and 'rel="prev"' in oldest
 
 
 def test_the_query_count_does_not_grow_with_the_games_on_a_page(client, alice, bob, carol):
@@ -234,3 +243,27 @@ def test_the_player_page_shows_private_games_only_to_their_players(
     for viewer in (make_user("dora"), None):
         games, html = shown(viewer)
         assert games == {public.pk} and "carol" not in html and "bob" not in html
+
+
+def test_a_game_that_ends_settles_its_seats_and_the_players_stats_once(client, alice, bob, carol):
+    """The history and the profile read what the end of a game writes: each seat's outcome
+    and each person's counts (a resigned game counts as abandoned, not played)."""
+    from games import flow
+    from games.models import PlayerStats, Seat
+
+    game = played_out(alice)
+    seat = Seat.objects.get(game=game, user=alice)
+    won = game.winner_seat == seat.number
+    assert seat.outcome == ("won" if won else "lost") and seat.started_at == game.started_at
+    assert seat.with_bots and seat.target == game.target
+    stats = PlayerStats.objects.get(user=alice)
+    assert (stats.finished, stats.won, stats.abandoned) == (1, int(won), 0)
+    seats_settle(Game.objects.get(pk=game.pk))  # twice changes nothing
+    assert PlayerStats.objects.get(user=alice).finished == 1
+    html = client.get("/players/alice/").content.decode()
+    assert 'data-stat="played">1<' in html
+    left = with_people(alice, [bob, carol])
+    flow.resign(game_id=left.pk, user=bob)
+    assert set(Seat.objects.filter(game=left).values_list("outcome", flat=True)) == {"abandoned"}
+    assert PlayerStats.objects.get(user=bob).abandoned == 1
+    assert rows(history(client, alice, result="abandoned")) == [(left.pk, "abandoned")]

@@ -273,3 +273,70 @@ def test_the_profile_shows_the_rating_and_its_history(client, django_user_model)
     rating = PlayerRating.objects.get(user=alice)
     assert f'data-stat="rating">{rating.display}' in html and "provisional" in html
     assert f"/games/{game.pk}/replay/" in html
+
+
+def standings_snapshot():
+    from ratings.models import Standing
+
+    fields = ["leaderboard_id", "rating_id", "user_id", "bot", "mu", "sigma", "ordinal"]
+    fields += ["games", "wins", "last_played"]
+    return sorted(Standing.objects.values_list(*fields))
+
+
+def test_standings_kept_game_by_game_equal_the_standings_rebuilt_from_history(
+    django_user_model, client
+):
+    """Every board (all time, a season, a target, people only, with bots) counts each rated
+    game as it is rated; a rebuild from the rating events, and the admin's recompute, give
+    exactly the same rows, and the pages read them."""
+    from ratings.standings import standings_rebuild
+
+    users = [django_user_model.objects.create_user(f"u{i}") for i in range(4)]
+    boards = [
+        make_board(),
+        Leaderboard.objects.create(name="People", slug="people", opponents="humans"),
+        Leaderboard.objects.create(name="Bots", slug="bots", opponents="bots", target=2),
+    ]
+    finish(users[0], ["me", "open", "open"], others=users[1:3])
+    finish(users[3], ["me", "random", "random"], target=2)
+    season = Leaderboard.objects.create(name="Season", slug="season", season_start=timezone.now())
+    boards.append(season)
+    finish(users[1], ["me", "open", "heuristic"], others=[users[2]], target=2)
+    finish(users[0], ["me", "open", "open"], others=[users[3], users[2]])
+    finish(users[2], ["me", "random", "careful"], target=2)
+    kept = standings_snapshot()
+    assert {row[0] for row in kept} == {board.pk for board in boards}
+    assert standings_rebuild() == len(kept)
+    assert standings_snapshot() == kept
+    ratings_recompute()
+    assert standings_snapshot() == kept
+    from ratings.models import Standing
+
+    season_games = Standing.objects.filter(leaderboard=season, user=users[0]).get().games
+    assert season_games == 1  # the game before the season began does not count
+    html = client.get("/leaderboards/people/").content.decode()
+    assert html.count('data-rank="') == 4 and "Bot (" not in html
+
+
+def test_leaderboard_pages_are_slices_with_ranks_and_survive_bad_input(client, django_user_model):
+    from ratings import selectors
+
+    alice = django_user_model.objects.create_user("al")
+    for _ in range(2):
+        finish(alice, ["me", "random", "heuristic"])
+    make_board()
+    for url in [
+        "?page=abc",
+        "?page=-2",
+        "?page=999",
+        "?after=x~y",
+        "?before=1e400~2",
+        "?page=last",
+    ]:
+        response = client.get(f"/leaderboards/main/{url}")
+        assert response.status_code == 200, url
+        html = response.content.decode()
+        assert html.count('data-rank="') == 3, url
+        assert ("does not exist" in html) == (url != "?page=last"), url
+    page = selectors.standings_page(Leaderboard.objects.get(slug="main"))
+    assert [row["rank"] for row in page.rows] == [1, 2, 3] and page.total == 3
