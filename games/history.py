@@ -14,6 +14,7 @@ from django.db.models import F, Func, IntegerField, OuterRef, Prefetch, QuerySet
 from django.db.models.expressions import Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from .models import Game, Hand, Seat, Trick
 from .paging import Keys, dump_time, load_time, seek
@@ -21,6 +22,12 @@ from .selectors import seen_by
 
 WON, LOST, ABANDONED, RUNNING = "won", "lost", "abandoned", "running"
 RESULTS = (WON, LOST, ABANDONED, RUNNING)
+RESULT_LABELS = {
+    WON: gettext_lazy("Won"),
+    LOST: gettext_lazy("Lost"),
+    ABANDONED: gettext_lazy("Abandoned"),
+    RUNNING: gettext_lazy("Running"),
+}
 HUMANS, BOTS = "humans", "bots"
 OPPONENTS = (HUMANS, BOTS)
 PER_PAGE = 20

@@ -12,7 +12,7 @@ from django.views.generic import FormView, TemplateView
 
 from accounts.selectors import wants_turn_sound
 
-from . import chat, flow, matchmaking, rematch, selectors, services
+from . import chat, flow, history, matchmaking, rematch, selectors, services
 from .card_names import SUIT_NAMES
 from .chat import chat_context
 from .engine import IllegalPlay, record_json
@@ -240,7 +240,10 @@ class PlayerView(TemplateView):
         player = get_object_or_404(get_user_model(), username=username)
         context["player"] = player
         context["stats"] = selectors.player_stats(player)
-        context["recent"] = selectors.recent_games_of(player, self.request.user, limit=10)
+        recent = selectors.recent_games_of(player, self.request.user, limit=10)
+        # Each game as won, lost, abandoned or running, from this player's side.
+        context["recent"] = [(game, history.result_of(game)) for game in recent]
+        context["result_labels"] = history.RESULT_LABELS
         context["profile_url"] = reverse("player_profile", args=[player.get_username()])
         context.update(asked(player_page, player=player, viewer=self.request.user))
         return context

@@ -88,10 +88,15 @@ def test_every_game_is_listed_newest_first_with_its_facts(client, alice, bob, ca
     tricks = sum(len(hand["tricks"]) for hand in record["hands"])
     row = row_html(html, finished)
     assert f"<td>{len(record['hands'])} / {tricks}</td>" in row
-    assert "Alba" not in row and "Bruno (bot)" in row and "Carmen (bot)" in row
+    score_of = r'data-score-of="([^"]+)">(?:<strong>)?[^<]*? (\d+)(?:</strong>)?</span>'
+    names = [player["name"] for player in record["players"]]
+    expected = zip(names, map(str, record["scores"]), strict=True)
+    assert re.findall(score_of, row) == list(expected)
+    assert f"<strong>{alice.username} " in row  # the player's own score stands out
+    opponents = row.split("data-score-of")[0]
+    assert alice.username not in opponents
+    assert "Bruno (bot)" in opponents and "Carmen (bot)" in opponents
     assert row.count(">Random<") == 2
-    scores = "".join(re.findall(r"<td>((?:<strong>)?\d+.*?)</td>", row)[1:2])
-    assert [int(n) for n in re.findall(r"\d+", scores)] == record["scores"]
     row = row_html(html, lost)
     assert "bob" in row and "carol" in row and "badge" not in row and "1 h 05 min" in row
     assert f'href="/games/{lost.pk}/replay/"' in row
@@ -267,3 +272,16 @@ def test_a_game_that_ends_settles_its_seats_and_the_players_stats_once(client, a
     assert set(Seat.objects.filter(game=left).values_list("outcome", flat=True)) == {"abandoned"}
     assert PlayerStats.objects.get(user=bob).abandoned == 1
     assert rows(history(client, alice, result="abandoned")) == [(left.pk, "abandoned")]
+
+
+def test_the_player_page_says_which_games_were_won_and_lost(client, alice, bob, carol):
+    lost = end(with_people(alice, [bob, carol], target=15), winner=1, minutes=5)
+    running = with_bots(alice)
+    html = client.get(f"/players/{alice.get_username()}/").content.decode()
+    row = re.search(rf'<li class="game-row" data-game="{lost.pk}".*?</li>', html, re.S)[0]
+    assert 'data-result="lost"' in row and ">Lost<" in row
+    row = re.search(rf'<li class="game-row" data-game="{running.pk}".*?</li>', html, re.S)[0]
+    assert 'data-result="running"' in row
+    html = client.get(f"/players/{bob.get_username()}/").content.decode()
+    row = re.search(rf'<li class="game-row" data-game="{lost.pk}".*?</li>', html, re.S)[0]
+    assert 'data-result="won"' in row and ">Won<" in row  # the same game, from bob's side
