@@ -67,6 +67,7 @@ def url_of(server: DaphneProcess) -> str:
 @pytest.fixture
 def live_server_url(transactional_db, settings):
     settings.COINS_BOT_PAUSE = 0.05
+    settings.COINS_TRICK_PAUSE = 0.3  # the site waits 1.5 s; tests follow a trick faster
     server = start_server()
     yield url_of(server)
     stop([server])
@@ -78,6 +79,7 @@ def two_server_urls(transactional_db, settings):
     production: people on different processes must see each other's moves. Without Redis
     (the in-memory layer is per process) both URLs are one server's."""
     settings.COINS_BOT_PAUSE = 0.05
+    settings.COINS_TRICK_PAUSE = 0.3  # the site waits 1.5 s; tests follow a trick faster
     redis = "Redis" in settings.CHANNEL_LAYERS["default"]["BACKEND"]
     servers = [start_server() for _ in range(2 if redis else 1)]
     urls = [url_of(server) for server in servers]
