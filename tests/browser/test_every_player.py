@@ -122,8 +122,13 @@ def start_casual_game(page, base: str, username: str, django_user_model) -> Game
     return game
 
 
-def test_the_table_plays_by_keyboard_and_speaks_each_card(live_server_url, page, django_user_model):
-    start_casual_game(page, live_server_url, "kim", django_user_model)
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_the_table_plays_by_keyboard_and_speaks_each_card(
+    live_server_url, page, django_user_model, size
+):
+    width, height = SIZES[size]
+    page.set_viewport_size({"width": width, "height": height})
+    start_casual_game(page, live_server_url, f"kim{size[:2]}", django_user_model)
     page.evaluate(LISTEN)
     page.wait_for_selector(PLAYABLE)
     assert page.locator("h1").count() == 1 and page.locator("#announcer[aria-live]").count()
@@ -155,7 +160,7 @@ def test_the_table_plays_by_keyboard_and_speaks_each_card(live_server_url, page,
     page.wait_for_selector(PLAYABLE)
     page.wait_for_function("() => (window.heard || []).join(' ').includes('Your turn.')")
     heard = " ".join(page.evaluate("() => window.heard"))
-    assert f"kim: {name.removeprefix('Play the ')}." in heard, heard
+    assert f"kim{size[:2]}: {name.removeprefix('Play the ')}." in heard, heard
     assert active_card(page) is not None
 
     # Three cards make a trick: its winner and points are said too.
@@ -169,16 +174,21 @@ def test_the_table_plays_by_keyboard_and_speaks_each_card(live_server_url, page,
         page.wait_for_selector(f"#game-result, {PLAYABLE}")
     heard = " ".join(page.evaluate("() => window.heard"))
     assert re.search(r"takes the trick and \d+ points?\.|won \d+ points?\.", heard), heard
-    # The last trick is in view at 1280 x 800 without scrolling.
-    page.set_viewport_size({"width": 1280, "height": 800})
-    box = page.locator("#last-trick").bounding_box()
-    assert box and box["y"] >= 0 and box["y"] + box["height"] <= 800, box
+    # The last trick is in view at 1280 x 800 without scrolling (on a phone: on the felt).
+    if size == "desktop":
+        box = page.locator("#last-trick").bounding_box()
+        assert box and box["y"] >= 0 and box["y"] + box["height"] <= height, box
+    else:
+        assert page.locator(".felt #last-trick").count() == 1
 
 
+@pytest.mark.parametrize("size", sorted(SIZES))
 def test_cards_cannot_be_played_while_the_connection_is_down(
-    live_server_url, page, django_user_model
+    live_server_url, page, django_user_model, size
 ):
-    game = start_casual_game(page, live_server_url, "lou", django_user_model)
+    width, height = SIZES[size]
+    page.set_viewport_size({"width": width, "height": height})
+    game = start_casual_game(page, live_server_url, f"lou{size[:2]}", django_user_model)
     page.wait_for_selector(PLAYABLE)
     moves = Game.objects.get(pk=game.pk).moves
     page.evaluate(
@@ -232,3 +242,20 @@ def test_the_table_reads_at_a_glance_on_a_phone_and_a_desktop(
         assert box and box["y"] >= 0 and box["y"] + box["height"] <= height, (spot, box)
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"table-{width}-{language}.png"), full_page=True)
+
+
+@pytest.mark.parametrize("size", sorted(SIZES))
+def test_the_dark_preference_darkens_the_site_and_keeps_it_readable(
+    live_server_url, new_page, django_user_model, size
+):
+    page = new_page()
+    width, height = SIZES[size]
+    page.set_viewport_size({"width": width, "height": height})
+    page.emulate_media(color_scheme="dark")
+    start_casual_game(page, live_server_url, f"dark{size[:2]}", django_user_model)
+    background = page.evaluate("() => getComputedStyle(document.documentElement).backgroundColor")
+    assert background == "rgb(20, 23, 29)", background  # the dark paper
+    assert axe_violations(page) == []
+    for path in ("/", "/rules/", f"/players/dark{size[:2]}/", "/leaderboards/"):
+        page.goto(f"{live_server_url}{path}")
+        assert axe_violations(page) == [], path
