@@ -23,6 +23,9 @@ class ProfileInline(admin.StackedInline):
 
 class UserAdmin(BaseUserAdmin):
     inlines = (*BaseUserAdmin.inlines, ProfileInline)
+    # Ids with a lookup popup, not a select of every permission drawn option by option:
+    # that drawing was most of the page's time (bench_pages, "admin user heavy").
+    raw_id_fields = ("groups", "user_permissions")
 
     def get_inlines(self, request, obj):
         # On the add page the post_save signal creates the profile; an inline would clash.
