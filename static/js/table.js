@@ -185,7 +185,7 @@
   });
   // Screen readers hear each card as it lands, who took each trick and for how much, and
   // when it is their turn (once each: a board redrawn for another reason says nothing).
-  var heard = {}, heardHand = null, heardTurn = false;
+  var heard = {}, heardHand = null, turnAt = null;
   function newsOf(board) {
     var hand = board.dataset.hand, lines = [];
     if (hand !== heardHand) { heard = {}; heardHand = hand; }
@@ -203,10 +203,11 @@
         lines.push(result.textContent.replace(/\s+/g, " ").trim());
       }
     });
+    // Your turn, after every move that makes it yours (winning a trick and leading again too).
     var mine = board.dataset.yourTurn === "true";
     var out = document.getElementById("announcer");
-    if (mine && !heardTurn && out) { lines.push(out.dataset.yourTurn); }
-    heardTurn = mine;
+    if (mine && board.dataset.moves !== turnAt && out) { lines.push(out.dataset.yourTurn); }
+    turnAt = mine ? board.dataset.moves : null;
     return lines;
   }
   function announce() {
