@@ -55,7 +55,9 @@ async def test_others_watching_counts_every_socket_but_the_asking_one(kind):
     try:
         await layer.flush()
     except OSError:
-        pytest.skip("no Redis at REDIS_URL or 127.0.0.1:6379")
+        if os.environ.get("REDIS_URL"):
+            raise  # CI and production settings name a Redis: it must be there
+        pytest.skip("no Redis running here (SQLite and in-memory defaults)")
     group, me, other = "game-others", await layer.new_channel(), await layer.new_channel()
     assert not await others_watching(layer, group, me)
     await layer.group_add(group, me)
