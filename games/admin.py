@@ -11,6 +11,8 @@ from . import flow, services
 from .admin_paging import CAP, CappedListMixin
 from .models import Game, Hand, Seat, Trick
 
+SEARCH_PEOPLE = 100  # people a search of the games looks at, the first by username
+
 
 class ReadOnlyInline(admin.TabularInline):
     extra = 0
@@ -171,12 +173,32 @@ class GameAdmin(CappedListMixin, admin.ModelAdmin):
         )
 
     def get_search_results(self, request, queryset, search_term):
-        """Games with a player whose username starts with the term (``games_of`` them)."""
+        """Games with a player whose username starts with the term (``games_of`` them).
+
+        A short term can match thousands of people, whose seats together are every game:
+        the search takes the first ``SEARCH_PEOPLE`` by username and says so, so that a
+        broad term costs what a name does (no sort of every seat)."""
         term = search_term.strip()
         if not term:
             return queryset, False
-        people = get_user_model().objects.filter(username__istartswith=term).values("pk")
-        return queryset.filter(games_of(user__in=people)), False
+        people = list(
+            get_user_model()
+            .objects.filter(username__istartswith=term)
+            .order_by("username")
+            .values_list("pk", flat=True)[: SEARCH_PEOPLE + 1]
+        )
+        if len(people) > SEARCH_PEOPLE:
+            people = people[:SEARCH_PEOPLE]
+            self.message_user(
+                request,
+                _(
+                    "More than %(n)d people have a username starting with “%(term)s”: "
+                    "these are the games of the first %(n)d by username. Type more of the name."
+                )
+                % {"n": SEARCH_PEOPLE, "term": term},
+                messages.WARNING,
+            )
+        return queryset.filter(games_of(user_id__in=people)), False
 
     @admin.action(description=_("Mark as abandoned (stuck games) and rate them"))
     def mark_abandoned(self, request, queryset):

@@ -163,3 +163,19 @@ def test_the_admin_search_finds_a_players_dealt_games_and_waiting_tables():
     dealt = Seat.objects.filter(user=user, started_at__isnull=False).values_list("game_id")
     assert waiting.pk in ids and ids - {waiting.pk} <= {pk for (pk,) in dealt}
     assert len(ids) == min(50, len(dealt) + 1)
+
+
+def test_a_broad_admin_search_looks_at_the_first_people_by_username_and_says_so(monkeypatch):
+    from games import admin as games_admin
+
+    seed(30, "broad", people=12)
+    monkeypatch.setattr(games_admin, "SEARCH_PEOPLE", 3)
+    _visitor, admin = clients()
+    html = admin.get("/admin/games/game/?q=scale").content.decode()
+    assert "More than 3 people have a username starting with" in html
+    ids = {int(pk) for pk in re.findall(r'name="_selected_action" value="(\d+)"', html)}
+    first = ["scale-00001", "scale-00002", "scale-00003"]
+    theirs = set(Seat.objects.filter(user__username__in=first).values_list("game_id", flat=True))
+    assert ids and ids <= theirs
+    narrow = admin.get("/admin/games/game/?q=scale-00004").content.decode()
+    assert "More than" not in narrow

@@ -16,19 +16,26 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--requests", type=int, default=50, help="timed requests a page")
         parser.add_argument("--only", default="", help="only page kinds whose name has this")
+        parser.add_argument(
+            "--daphne",
+            action="store_true",
+            help="time requests over HTTP to a Daphne this run starts (else: in this process)",
+        )
 
-    def handle(self, *args, requests: int, only: str, **options):
+    def handle(self, *args, requests: int, only: str, daphne: bool, **options):
         volume = {
             "games": Game.objects.count(),
             "people": PlayerStats.objects.count(),
             "plays": _estimate(Play),
             "database": connection.vendor,
+            "served_by": "daphne" if daphne else "this process",
         }
         self.stdout.write(
             f"{volume['games']} games, {volume['people']} people, ~{volume['plays']} plays "
             f"({volume['database']}), {requests} requests a page"
+            + (" over HTTP to a Daphne" if daphne else " in this process")
         )
-        results = bench(requests=requests, only=only, out=self.stdout)
+        results = bench(requests=requests, only=only, out=self.stdout, daphne=daphne)
         worst = max((r["p95_ms"] for r in results), default=0.0)
         self.stdout.write(json.dumps({**volume, "worst_p95_ms": worst, "pages": results}))
 
