@@ -108,17 +108,30 @@ def idle_work() -> None:
     runner_idle.send(sender=None)
 
 
+async def _idle_work_logged() -> None:
+    """``idle_work`` in a database thread of its own; an error is logged, and the next
+    round tries again."""
+    try:
+        await in_db_thread(idle_work)()
+    except Exception:
+        log.exception("The runner's background work failed; trying again later")
+
+
 async def run_tables_forever() -> None:
     """The runner's loop: serve what is due, look again shortly; never stop on an error."""
     log.info("Table runner started in process %s", os.getpid())
     idle_since = 0.0
+    idle_task: asyncio.Task | None = None
     while True:
         try:
             if not await run_due_tables():
                 now = time.monotonic()
-                if now - idle_since >= IDLE_WORK_EVERY:
+                idle = idle_task is None or idle_task.done()
+                if idle and now - idle_since >= IDLE_WORK_EVERY:
+                    # beside the tables, not in their way: a recompute of every rating takes
+                    # a while, and the tables keep moving meanwhile
                     idle_since = now
-                    await in_db_thread(idle_work)()
+                    idle_task = asyncio.create_task(_idle_work_logged())
                 await asyncio.sleep(POLL)
         except asyncio.CancelledError:
             raise

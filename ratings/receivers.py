@@ -21,8 +21,9 @@ from django.utils import timezone
 from games.signals import game_over, player_page, rating_changes_of, runner_idle
 
 from .models import Leaderboard, PlayerRating, RatingsRecompute
+from .recompute import ratings_recompute
 from .selectors import rating_changes, rating_history
-from .services import game_rate, ratings_recompute
+from .services import game_rate
 from .standings import standings_rebuild
 
 log = logging.getLogger(__name__)

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from django.db import transaction
+from django.db import connection, transaction
 from openskill.models import PlackettLuce
 
 from games.engine.ranking import ranks_of
 from games.models import Game, Seat
 
 from .models import DEFAULT_MU, DEFAULT_SIGMA, PlayerRating, RatingEvent
-from .standings import standings_count, standings_rebuild
+from .standings import standings_count
 
 MODEL = PlackettLuce(mu=DEFAULT_MU, sigma=DEFAULT_SIGMA)
 RATED_STATUSES = (Game.Status.FINISHED, Game.Status.ABANDONED)
@@ -23,6 +23,19 @@ def rating_of(seat: Seat) -> PlayerRating:
     return rating
 
 
+RATING_LOCK = 0x436F696E  # "Coin": the advisory lock that keeps rating and recompute apart
+
+
+def rating_lock_take(*, exclusive: bool) -> None:
+    """Hold the rating lock until the transaction ends: shared by games being rated (they run
+    side by side), exclusive for a recompute (no game is rated while it rebuilds, and every
+    game rated before it began is in it). SQLite has one writer at a time already."""
+    if connection.vendor == "postgresql":
+        function = "pg_advisory_xact_lock" if exclusive else "pg_advisory_xact_lock_shared"
+        with connection.cursor() as cursor:
+            cursor.execute(f"SELECT {function}(%s)", [RATING_LOCK])
+
+
 @transaction.atomic
 def game_rate(*, game_id: int, count_standings: bool = True) -> list[RatingEvent]:
     """Rate a finished (or abandoned) game once; return its rating events (none if unrated).
@@ -31,6 +44,7 @@ def game_rate(*, game_id: int, count_standings: bool = True) -> list[RatingEvent
     The game is counted on the leaderboards' standings too (unless ``count_standings`` is
     off: a recompute rebuilds them once at its end).
     """
+    rating_lock_take(exclusive=False)
     game = Game.objects.select_for_update().get(pk=game_id)
     if game.status not in RATED_STATUSES or not game.was_dealt or not game.is_rated:
         return []
@@ -40,29 +54,19 @@ def game_rate(*, game_id: int, count_standings: bool = True) -> list[RatingEvent
     if any(seat.is_empty for seat in seats):
         return []
     ratings = _locked([rating_of(seat) for seat in seats])
-    scores = [seat.score for seat in seats]
     leavers = {seat.number for seat in seats if seat.stand_in}
     if game.abandoned_by is not None:
         leavers.add(game.abandoned_by)
-    ranks = ranks_of(scores, game.winner_seat, leavers)
-    teams = MODEL.rate([[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in ratings], ranks=ranks)
-    events = [
-        RatingEvent(
-            game=game,
-            rating=rating,
-            seat=seat.number,
-            rank=rank,
-            score=seat.score,
-            won=seat.number == game.winner_seat,
-            mu_before=rating.mu,
-            sigma_before=rating.sigma,
-            mu_after=team[0].mu,
-            sigma_after=team[0].sigma,
-        )
-        for seat, rating, rank, team in zip(seats, ratings, ranks, teams, strict=True)
-    ]
+    events = rated_events(
+        game_id=game.pk,
+        ratings=ratings,
+        scores=[seat.score for seat in seats],
+        winner=game.winner_seat,
+        leavers=leavers,
+    )
     RatingEvent.objects.bulk_create(events)
-    _apply(events)
+    for rating in ratings_moved(events):
+        rating.save(update_fields=["mu", "sigma", "games", "wins", "updated_at"])
     if count_standings:
         standings_count(
             events=events,
@@ -73,6 +77,50 @@ def game_rate(*, game_id: int, count_standings: bool = True) -> list[RatingEvent
     return events
 
 
+def rated_events(*, game_id, ratings, scores, winner, leavers, created_at=None) -> list:
+    """The rating events of one game, seat by seat, from the players' ratings before it
+    (``ratings``, by seat): the rule of rating shared by ``game_rate``, the recompute and the
+    seeder of the benchmarks. Nothing is saved."""
+    ranks = ranks_of(scores, winner, leavers)
+    teams = MODEL.rate([[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in ratings], ranks=ranks)
+    return [
+        RatingEvent(
+            game_id=game_id,
+            rating=rating,
+            seat=number,
+            rank=rank,
+            score=score,
+            won=number == winner,
+            mu_before=rating.mu,
+            sigma_before=rating.sigma,
+            mu_after=team[0].mu,
+            sigma_after=team[0].sigma,
+            created_at=created_at,
+        )
+        for number, (rating, rank, score, team) in enumerate(
+            zip(ratings, ranks, scores, teams, strict=True)
+        )
+    ]
+
+
+def ratings_moved(events: list[RatingEvent]) -> list[PlayerRating]:
+    """Move the events' ratings (in memory) to where one game leaves them; return them.
+
+    A rating in two seats of the game moves to the mean of its seats' results."""
+    by_rating: dict[int, list[RatingEvent]] = {}
+    for event in events:
+        by_rating.setdefault(id(event.rating), []).append(event)
+    moved = []
+    for group in by_rating.values():
+        rating = group[0].rating
+        rating.mu = sum(e.mu_after for e in group) / len(group)
+        rating.sigma = sum(e.sigma_after for e in group) / len(group)
+        rating.games += len(group)
+        rating.wins += sum(e.won for e in group)
+        moved.append(rating)
+    return moved
+
+
 def _locked(ratings: list[PlayerRating]) -> list[PlayerRating]:
     """The same rating rows, locked and read again: games rated at once by two processes
     (bot levels share one row) must not overwrite each other. Locked in id order, so two
@@ -80,42 +128,6 @@ def _locked(ratings: list[PlayerRating]) -> list[PlayerRating]:
     rows = PlayerRating.objects.select_for_update().filter(pk__in={r.pk for r in ratings})
     by_id = {row.pk: row for row in rows.order_by("pk")}
     return [by_id[rating.pk] for rating in ratings]
-
-
-def _apply(events: list[RatingEvent]) -> None:
-    by_rating: dict[int, list[RatingEvent]] = {}
-    for event in events:
-        by_rating.setdefault(event.rating.pk, []).append(event)
-    for group in by_rating.values():
-        rating = group[0].rating
-        rating.mu = sum(e.mu_after for e in group) / len(group)
-        rating.sigma = sum(e.sigma_after for e in group) / len(group)
-        rating.games += len(group)
-        rating.wins += sum(e.won for e in group)
-        rating.save(update_fields=["mu", "sigma", "games", "wins", "updated_at"])
-
-
-@transaction.atomic
-def ratings_recompute() -> int:
-    """Rebuild every rating from the match history, in the order games ended; idempotent.
-
-    Return the number of games rated.
-    """
-    RatingEvent.objects.all().delete()
-    PlayerRating.objects.update(mu=DEFAULT_MU, sigma=DEFAULT_SIGMA, games=0, wins=0)
-    rated = _rate_in_order(_ratable_games())
-    standings_rebuild()
-    return rated
-
-
-def _ratable_games():
-    return Game.objects.filter(status__in=RATED_STATUSES, started_at__isnull=False, is_rated=True)
-
-
-def _rate_in_order(games) -> int:
-    """Rate ``games`` in the order they ended; return how many were rated."""
-    ids = games.order_by("finished_at", "pk").values_list("pk", flat=True)
-    return sum(bool(game_rate(game_id=game_id, count_standings=False)) for game_id in ids)
 
 
 @transaction.atomic

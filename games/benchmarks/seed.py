@@ -28,9 +28,9 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from accounts.models import Profile
+from games.bulk_rows import rows_insert
 from games.engine import CARD_CODES, GameState
 from games.engine.bots import make_bot
-from games.engine.ranking import ranks_of
 from games.models import Game, Hand, Play, PlayerStats, Seat, Trick
 
 HEAVY_SHARES = (0.06, 0.045, 0.035, 0.03, 0.025)  # of all games: 12,000 down to 5,000 at 200k
@@ -314,32 +314,6 @@ class Seeder:
         tuples_insert(Play, PLAY_COLUMNS, batch.plays)
 
 
-def rows_insert(model, rows: list) -> None:
-    """Insert model instances (ids set) as fast as the database allows: ``COPY`` on
-    PostgreSQL, ``bulk_create`` elsewhere."""
-    if not rows:
-        return
-    if connection.vendor != "postgresql":
-        model.objects.bulk_create(rows, batch_size=500)
-        return
-    fields = [f for f in model._meta.concrete_fields]
-    columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
-    table = connection.ops.quote_name(model._meta.db_table)
-    json_fields = {f.attname for f in fields if f.get_internal_type() == "JSONField"}
-    with connection.cursor() as cursor:
-        raw = cursor.cursor
-        with raw.copy(f"COPY {table} ({columns}) FROM STDIN") as copy:
-            for row in rows:
-                copy.write_row(
-                    [
-                        json.dumps(getattr(row, f.attname))
-                        if f.attname in json_fields
-                        else getattr(row, f.attname)
-                        for f in fields
-                    ]
-                )
-
-
 HAND_COLUMNS = ("id", "game_id", "number", "dealer", "deck", "created_at")
 TRICK_COLUMNS = ("id", "hand_id", "number", "leader", "winner", "points")
 PLAY_COLUMNS = (
@@ -415,65 +389,39 @@ def stats_seed(stats: dict[int, list[int]]) -> None:
 
 
 def ratings_seed(ended: list[tuple]) -> int:
-    """Rate the seeded games in the order they ended, as ``ratings.services.game_rate`` does
-    (same model, ranks and mean of a level's two seats), writing the events in bulk."""
+    """Rate the seeded games in the order they ended, by the rule ``game_rate`` follows
+    (``ratings.recompute.ratings_in_order``), writing the events in bulk."""
     from ratings.models import PlayerRating, RatingEvent
-    from ratings.services import MODEL
+    from ratings.recompute import EndedGame, rating_key, ratings_fetch, ratings_in_order
 
     ended.sort(key=lambda item: (item[0], item[1]))
-    users = {user for _f, _g, seating, *_ in ended for user, _b, _p in seating if user}
-    bots = {bot for _f, _g, seating, *_ in ended for _u, bot, _p in seating if bot}
-    for bot in bots:
-        PlayerRating.objects.get_or_create(bot=bot)
-    have = set(PlayerRating.objects.filter(user_id__in=users).values_list("user_id", flat=True))
-    PlayerRating.objects.bulk_create(
-        [PlayerRating(user_id=user) for user in users if user not in have], batch_size=2000
+    ratings = ratings_fetch(
+        {rating_key(user, bot) for _f, _g, seating, *_ in ended for user, bot, _p in seating}
     )
-    ratings = {
-        (r.user_id, r.bot): r
-        for r in PlayerRating.objects.filter(user_id__in=users)
-        | PlayerRating.objects.filter(bot__in=bots)
-    }
-    events = []
-    next_id = (RatingEvent.objects.order_by("-pk").values_list("pk", flat=True).first() or 0) + 1
-    for finished, game_id, seating, scores, winner, leaver in ended:
-        rows = [ratings[(user, "") if user else (None, bot)] for user, bot, _p in seating]
-        leavers = {leaver} if leaver is not None else set()
-        ranks = ranks_of(scores, winner, leavers)
-        teams = MODEL.rate([[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in rows], ranks=ranks)
-        group: dict[int, list] = {}
-        for number, (rating, rank, team) in enumerate(zip(rows, ranks, teams, strict=True)):
-            event = RatingEvent(
-                id=next_id,
-                game_id=game_id,
-                rating_id=rating.pk,
-                seat=number,
-                rank=rank,
-                score=scores[number],
-                won=number == winner,
-                mu_before=rating.mu,
-                sigma_before=rating.sigma,
-                mu_after=team[0].mu,
-                sigma_after=team[0].sigma,
-                created_at=finished,
-            )
-            next_id += 1
-            events.append(event)
-            group.setdefault(rating.pk, []).append(event)
-        for events_of in group.values():
-            rating = next(r for r in rows if r.pk == events_of[0].rating_id)
-            rating.mu = sum(e.mu_after for e in events_of) / len(events_of)
-            rating.sigma = sum(e.sigma_after for e in events_of) / len(events_of)
-            rating.games += len(events_of)
-            rating.wins += sum(e.won for e in events_of)
-        if len(events) >= 20_000:
-            rows_insert(RatingEvent, events)
-            events = []
-    rows_insert(RatingEvent, events)
+    games = (
+        EndedGame(
+            game_id=game_id,
+            players=tuple((user, bot) for user, bot, _p in seating),
+            scores=tuple(scores),
+            winner=winner,
+            leavers=frozenset() if leaver is None else frozenset({leaver}),
+        )
+        for _finished, game_id, seating, scores, winner, leaver in ended
+    )
+    finished_at = iter([finished for finished, *_ in ended])
+    batch = []
+    for events in ratings_in_order(games, ratings, created_at=None):
+        when = next(finished_at)
+        for event in events:
+            event.created_at = when
+        batch += events
+        if len(batch) >= 20_000:
+            rows_insert(RatingEvent, batch, with_pk=False)
+            batch = []
+    rows_insert(RatingEvent, batch, with_pk=False)
     PlayerRating.objects.bulk_update(
         list(ratings.values()), ["mu", "sigma", "games", "wins"], batch_size=2000
     )
-    _reset_sequences()
     return len(ended)
 
 

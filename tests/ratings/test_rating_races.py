@@ -64,3 +64,31 @@ def test_one_game_rated_by_two_runners_at_once_is_rated_once(django_user_model):
         assert RatingEvent.objects.filter(game=game).count() == 3
         assert PlayerRating.objects.get(user=alice).games == 1
         unrated(game)
+
+
+def test_a_game_rated_during_a_recompute_is_counted_once(django_user_model):
+    """The recompute holds the rating lock: a game's aftermath waits for it, then finds the
+    game either rebuilt with the rest or still to rate, never half of each."""
+    from ratings.recompute import ratings_recompute
+
+    alice = django_user_model.objects.create_user("al")
+    bob = django_user_model.objects.create_user("bo")
+    finish(alice, ["me", "random", "careful"])
+    game = finish(bob, ["me", "random", "random"])
+
+    def state():
+        return sorted(
+            (r.user_id or 0, r.bot, round(r.mu, 9), round(r.sigma, 9), r.games, r.wins)
+            for r in PlayerRating.objects.all()
+        )
+
+    ratings_recompute()
+    expected = state()
+    for _ in range(3):
+        RatingEvent.objects.filter(game=game).delete()  # its aftermath has not run yet
+        results = at_once(ratings_recompute, lambda: rate(game))
+        # the recompute rates both games whichever came first; the aftermath rated the game
+        # (3 events) only if it came first, and then the recompute rebuilt it
+        assert results[0] == 2 and len(results[1]) in (0, 3), results
+        assert RatingEvent.objects.filter(game=game).count() == 3
+        assert state() == expected

@@ -11,7 +11,8 @@ from games.engine import CARD_CODES
 from games.models import Game
 from games.selectors import game_load
 from ratings.models import Leaderboard, LeaderboardExclusion, PlayerRating, RatingEvent
-from ratings.services import game_rate, ranks_of, ratings_recompute, season_close
+from ratings.recompute import ratings_recompute
+from ratings.services import game_rate, ranks_of, season_close
 from tests.games.helpers import serve_due
 
 pytestmark = pytest.mark.django_db
@@ -108,6 +109,11 @@ def test_recomputing_from_history_is_idempotent_and_equals_the_incremental_resul
     for i in range(4):
         finish(users[i % 3], ["me", "open", "heuristic"], others=(users[(i + 1) % 3],))
     finish(users[0], ["me", "random", "heuristic"])
+    finish(users[1], ["me", "careful", "careful"])  # one rating in two seats
+    left = services.game_create(creator=users[2], target=10, seat_kinds=["me", "open", "random"])
+    services.seat_join(game_id=left.pk, user=users[0])
+    flow.resign(game_id=left.pk, user=users[0])  # abandoned: the leaver ranks last
+    serve_due(left.pk)
 
     def snapshot():
         return sorted(
@@ -115,12 +121,21 @@ def test_recomputing_from_history_is_idempotent_and_equals_the_incremental_resul
             for r in PlayerRating.objects.all()
         )
 
-    incremental = snapshot()
-    assert ratings_recompute() == 5
-    assert snapshot() == incremental
+    def moves(e):
+        return [round(x, 9) for x in (e.mu_before, e.sigma_before, e.mu_after, e.sigma_after)]
+
+    def events():
+        return sorted(
+            (e.game_id, e.seat, e.rating_id, e.rank, e.score, e.won, *moves(e))
+            for e in RatingEvent.objects.all()
+        )
+
+    incremental, incremental_events = snapshot(), events()
+    assert len(incremental_events) == 21
+    assert ratings_recompute() == 7
+    assert snapshot() == incremental and events() == incremental_events
     ratings_recompute()
-    assert snapshot() == incremental
-    assert RatingEvent.objects.count() == 15
+    assert snapshot() == incremental and events() == incremental_events
 
 
 def make_board(**fields) -> Leaderboard:
