@@ -178,3 +178,16 @@ def test_the_exact_endgame_agrees_with_brute_force_on_small_positions():
             rest[me].remove(card)
             expected = _brute(rest, [lead, card], leader, scores, 10)[me]
             assert values[card] == expected
+
+
+def test_think_time_times_only_the_bot_it_measures():
+    import json
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    out = StringIO()
+    call_command("think_time", bot="heuristic", against="careful", games=3, target=4, stdout=out)
+    result = json.loads(out.getvalue().splitlines()[-1])
+    assert result["bot"] == "heuristic" and result["games"] == 3 and result["cards"] > 0
+    assert result["p50_ms"] <= result["p95_ms"] <= result["max_ms"]
