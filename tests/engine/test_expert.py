@@ -50,12 +50,12 @@ class SpyBot(ExpertBot):
         return super().choose(view, budget)
 
 
-def test_the_experts_are_registered_and_the_hard_level_is_the_new_one():
+def test_the_experts_are_registered_and_the_hard_level_is_the_newest():
     from games.engine.bots import HARD
 
     assert BOT_CLASSES["expert-v2"] is ExpertBot
     assert BOT_CLASSES["expert-v1"] is ExpertV1Bot
-    assert HARD.bot == "expert-v2"
+    assert HARD.bot == "expert-v3"
     assert isinstance(make_bot("expert-v2", 1), ExpertBot)
 
 

@@ -4,12 +4,14 @@ from .base import Bot, Budget
 from .careful import CarefulBot
 from .expert import ExpertBot
 from .expert_v1 import ExpertV1Bot
+from .expert_v3 import ExpertV3Bot
 from .heuristic import HeuristicBot
 from .levels import EASY, HARD, LEVEL_OF_BOT, LEVELS, MEDIUM, Level
 from .random_bot import RandomBot
 
 BOT_CLASSES: dict[str, type[Bot]] = {
-    cls.name: cls for cls in (RandomBot, CarefulBot, HeuristicBot, ExpertV1Bot, ExpertBot)
+    cls.name: cls
+    for cls in (RandomBot, CarefulBot, HeuristicBot, ExpertV1Bot, ExpertBot, ExpertV3Bot)
 }
 BOT_NAMES = tuple(BOT_CLASSES)
 SEARCH_BOTS = frozenset(name for name, cls in BOT_CLASSES.items() if cls.searches)
@@ -40,6 +42,7 @@ __all__ = [
     "CarefulBot",
     "ExpertBot",
     "ExpertV1Bot",
+    "ExpertV3Bot",
     "HeuristicBot",
     "Level",
     "RandomBot",
