@@ -2,7 +2,7 @@
 
 import random
 
-from games.engine import GameState
+from games.engine import GameState, SeatView, parse_card
 
 
 def snapshot(state: GameState) -> tuple:
@@ -28,3 +28,30 @@ def play_randomly(state: GameState, rng: random.Random, limit: int | None = None
         state.play(seat, rng.choice(state.legal_cards(seat)))
         plays += 1
     return plays
+
+
+def hand_made_view(hand, trick=(), played=(), scores=(0, 0, 0), target=10, seat=2, leader=0):
+    """A hand-made view of ``seat`` on its turn (cards given as codes); the seats that played
+    to the trick hold one card fewer."""
+    hand = tuple(sorted(parse_card(c) for c in hand))
+    trick = tuple(parse_card(c) for c in trick)
+    played = tuple(parse_card(c) for c in played) + trick
+    sizes = [len(hand)] * 3
+    for position in range(len(trick)):
+        sizes[(leader + position) % 3] -= 1
+    return SeatView(
+        seat,
+        target,
+        hand,
+        tuple(sizes),
+        seat,
+        leader,
+        trick,
+        played,
+        (),
+        None,
+        scores,
+        1,
+        (leader + 2) % 3,
+        None,
+    )

@@ -7,29 +7,7 @@ import pytest
 from games.engine import GameState, SeatView, parse_card
 from games.engine.bots import BOT_CLASSES, BOT_NAMES, Bot, make_bot
 from games.engine.simulation import play_game
-
-
-def _view(hand, trick=(), played=(), scores=(0, 0, 0), target=10, seat=2, leader=0):
-    """A hand-made view of ``seat`` on its turn (cards given as codes)."""
-    hand = tuple(sorted(parse_card(c) for c in hand))
-    trick = tuple(parse_card(c) for c in trick)
-    played = tuple(parse_card(c) for c in played) + trick
-    return SeatView(
-        seat,
-        target,
-        hand,
-        (len(hand),) * 3,
-        seat,
-        leader,
-        trick,
-        played,
-        (),
-        None,
-        scores,
-        1,
-        (leader + 2) % 3,
-        None,
-    )
+from tests.engine.helpers import hand_made_view
 
 
 @pytest.mark.parametrize("name", BOT_NAMES)
@@ -88,7 +66,7 @@ def test_bots_are_handed_their_own_view_and_nothing_more(name, monkeypatch):
 
 
 def test_a_bot_refuses_to_play_out_of_turn():
-    view = _view(["1O"], seat=1)
+    view = hand_made_view(["1O"], seat=1)
     view.to_play = 0
     with pytest.raises(ValueError, match="not its turn"):
         make_bot("heuristic", 1).choose(view)
@@ -101,26 +79,28 @@ def test_make_bot_rejects_unknown_levels():
 
 def test_heuristic_wins_a_trick_full_of_coins_cheaply():
     # Last to play on 5O 7O: only a higher Coins card wins the pair; the 9O is the cheapest.
-    view = _view(["9O", "12O", "2B", "3E"], trick=["5O", "7O"])
+    view = hand_made_view(["9O", "12O", "2B", "3E"], trick=["5O", "7O"])
     assert make_bot("heuristic", 1).choose(view) == parse_card("9O")
 
 
 def test_heuristic_sheds_a_low_card_when_it_cannot_win():
     # A pair of Swords with the Ace: nothing wins; keep Coins and high cards, shed the 2.
-    view = _view(["2B", "11B", "5O", "12C"], trick=["1E", "3E"])
+    view = hand_made_view(["2B", "11B", "5O", "12C"], trick=["1E", "3E"])
     assert make_bot("heuristic", 1).choose(view) == parse_card("2B")
 
 
 def test_heuristic_takes_the_winning_point_at_the_target():
     # 9 of 10 points: three suits with Clubs missing means the Cups card wins, with a coin.
-    view = _view(["2C", "12B", "4B"], trick=["6O", "3E"], scores=(5, 5, 9))
+    view = hand_made_view(["2C", "12B", "4B"], trick=["6O", "3E"], scores=(5, 5, 9))
     assert make_bot("heuristic", 1).choose(view) == parse_card("2C")
 
 
 def test_heuristic_keeps_coins_from_the_player_about_to_win():
     # Seat 0 leads with 8 of 10 points and will win this trick whatever we do (pair of Cups
     # with the Ace led): we must not add a Coins card.
-    view = _view(["3O", "4O", "2B"], trick=["1C", "5C"], scores=(8, 0, 0), seat=2, leader=0)
+    view = hand_made_view(
+        ["3O", "4O", "2B"], trick=["1C", "5C"], scores=(8, 0, 0), seat=2, leader=0
+    )
     assert make_bot("heuristic", 1).choose(view) == parse_card("2B")
 
 

@@ -9,7 +9,7 @@ from games.engine.bots import CarefulBot, make_bot
 from games.engine.bots.careful import careful_card
 from games.engine.bots.playouts import CAREFUL, playout
 
-from .test_expert import _view
+from .helpers import hand_made_view
 
 
 def cards(*codes):
@@ -56,7 +56,7 @@ def test_leading_it_plays_its_cheapest_card_that_is_not_coins():
 
 
 def test_the_bot_reads_only_its_view():
-    view = _view(["2O", "5E", "4B"], leader=2)
+    view = hand_made_view(["2O", "5E", "4B"], leader=2)
     assert CarefulBot(1).choose(view) == parse_card("4B")
 
 
@@ -70,5 +70,5 @@ def test_the_fast_playout_plays_a_hand_exactly_like_three_careful_bots(seed):
     while state.hand_number == 1:
         seat = state.to_play
         state.play(seat, bots[seat].choose(state.view_for(seat)))
-    scores = playout(hands, [], leader, [0, 0, 0], 99, 0, [CAREFUL] * 3, lambda s, me: s)
+    scores = playout(hands, [], leader, [0, 0, 0], 99, 0, [CAREFUL] * 3, lambda s, *_: s)
     assert scores == state.scores

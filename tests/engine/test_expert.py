@@ -8,34 +8,9 @@ from games.engine.bots.expert import hand_value
 from games.engine.bots.expert_v1 import ExpertV1Bot, rollout
 from games.engine.bots.playouts import CAREFUL, LOOKAHEAD, playout
 from games.engine.simulation import play_game
+from tests.engine.helpers import hand_made_view
 
 FAST = Budget(iterations=12)
-
-
-def _view(hand, trick=(), played=(), scores=(0, 0, 0), target=10, seat=2, leader=0):
-    """A hand-made view of ``seat`` on its turn (cards given as codes), consistent sizes."""
-    hand = tuple(sorted(parse_card(c) for c in hand))
-    trick = tuple(parse_card(c) for c in trick)
-    played = tuple(parse_card(c) for c in played) + trick
-    sizes = [len(hand)] * 3
-    for position in range(len(trick)):
-        sizes[(leader + position) % 3] -= 1
-    return SeatView(
-        seat,
-        target,
-        hand,
-        tuple(sizes),
-        seat,
-        leader,
-        trick,
-        played,
-        (),
-        None,
-        scores,
-        1,
-        (leader + 2) % 3,
-        None,
-    )
 
 
 class SpyBot(ExpertBot):
@@ -99,7 +74,7 @@ def test_the_expert_is_deterministic_for_a_seed_and_an_iteration_budget():
 
 
 def test_the_same_view_gets_the_same_evaluation():
-    view = _view(["1O", "3C", "7E", "10B", "2O"], leader=2)
+    view = hand_made_view(["1O", "3C", "7E", "10B", "2O"], leader=2)
     budget = Budget(iterations=30)
     one = ExpertBot(7).evaluate(view, budget.iterations)
     two = ExpertBot(7).evaluate(view, budget.iterations)
@@ -110,7 +85,7 @@ def test_the_same_view_gets_the_same_evaluation():
 def test_the_expert_wins_the_game_deciding_last_trick():
     # 8 of 10 points, last to play on 5O 7O: only a higher Coins card wins the pair (and the
     # game); the 12C, a three-suit winner elsewhere, would hand the trick to the 7O.
-    view = _view(["9O", "12C", "2B", "3E"], trick=["5O", "7O"], scores=(5, 6, 8))
+    view = hand_made_view(["9O", "12C", "2B", "3E"], trick=["5O", "7O"], scores=(5, 6, 8))
     assert make_bot("expert-v2", 1).choose(view, FAST) == parse_card("9O")
 
 
@@ -118,13 +93,13 @@ def test_the_expert_denies_the_game_to_an_opponent():
     # Seat 0 has 9 of 10 and leads 3O; seat 1 answered 4E. Three suits with Cups missing is
     # won by the Coins card, so any Clubs card gives seat 0 the game. Only the Cups card
     # (Clubs missing) keeps the trick, and the game, from seat 0.
-    view = _view(["2B", "5B", "6C", "9B"], trick=["3O", "4E"], scores=(9, 0, 2), leader=0)
+    view = hand_made_view(["2B", "5B", "6C", "9B"], trick=["3O", "4E"], scores=(9, 0, 2), leader=0)
     card = make_bot("expert-v2", 3).choose(view, FAST)
     assert card == parse_card("6C")
 
 
 def test_the_expert_plays_the_only_card_left_at_once():
-    view = _view(["4C"], trick=["1O", "2O"])
+    view = hand_made_view(["4C"], trick=["1O", "2O"])
     assert ExpertBot(0).choose(view) == parse_card("4C")
 
 

@@ -6,39 +6,14 @@ import random
 from games.engine import GameState, SeatView, parse_card
 from games.engine.bots import BOT_CLASSES, Budget, make_bot, race, race_table
 from games.engine.bots.endgame import card_values, race_chances, solve
-from games.engine.bots.expert_v3 import ExpertV3Bot, race_playout, race_value
-from games.engine.bots.playouts import CAREFUL, LOOKAHEAD
+from games.engine.bots.expert_v3 import ExpertV3Bot, race_value
+from games.engine.bots.playouts import CAREFUL, LOOKAHEAD, playout
 from games.engine.cards import CARD_POINTS
 from games.engine.simulation import play_game
 from games.engine.tricks import trick_winner
+from tests.engine.helpers import hand_made_view
 
 FAST = Budget(iterations=12)
-
-
-def _view(hand, trick=(), played=(), scores=(0, 0, 0), target=10, seat=2, leader=0):
-    """A hand-made view of ``seat`` on its turn (cards given as codes), consistent sizes."""
-    hand = tuple(sorted(parse_card(c) for c in hand))
-    trick = tuple(parse_card(c) for c in trick)
-    played = tuple(parse_card(c) for c in played) + trick
-    sizes = [len(hand)] * 3
-    for position in range(len(trick)):
-        sizes[(leader + position) % 3] -= 1
-    return SeatView(
-        seat,
-        target,
-        hand,
-        tuple(sizes),
-        seat,
-        leader,
-        trick,
-        played,
-        (),
-        None,
-        scores,
-        1,
-        (leader + 2) % 3,
-        None,
-    )
 
 
 def test_expert_v3_is_registered_with_its_own_budget():
@@ -88,12 +63,12 @@ def test_expert_v3_is_deterministic_for_a_seed_and_an_iteration_budget():
 
 
 def test_expert_v3_wins_the_game_deciding_last_trick_and_denies_it():
-    view = _view(["9O", "12C", "2B", "3E"], trick=["5O", "7O"], scores=(5, 6, 8))
+    view = hand_made_view(["9O", "12C", "2B", "3E"], trick=["5O", "7O"], scores=(5, 6, 8))
     assert make_bot("expert-v3", 1).choose(view, FAST) == parse_card("9O")
-    view = _view(["2B", "5B", "6C", "9B"], trick=["3O", "4E"], scores=(9, 0, 2), leader=0)
+    view = hand_made_view(["2B", "5B", "6C", "9B"], trick=["3O", "4E"], scores=(9, 0, 2), leader=0)
     assert make_bot("expert-v3", 3).choose(view, FAST) == parse_card("6C")
     # The same with three cards: the exact search decides.
-    view = _view(["2B", "6C", "9B"], trick=["3O", "4E"], scores=(9, 0, 2), leader=0)
+    view = hand_made_view(["2B", "6C", "9B"], trick=["3O", "4E"], scores=(9, 0, 2), leader=0)
     bot = make_bot("expert-v3", 3)
     assert bot.exact(view) and bot.choose(view) == parse_card("6C")
 
@@ -127,8 +102,8 @@ def test_a_race_playout_ends_when_someone_reaches_the_target():
         return [[], [], [parse_card("9O")]], [parse_card("5O"), parse_card("7O")]
 
     for models in ([CAREFUL] * 3, [LOOKAHEAD] * 3):
-        assert race_playout(*seat_two_closes(), 0, [0, 0, 7], 10, 2, models) == 1.0
-        assert race_playout(*seat_two_closes(), 0, [0, 0, 7], 10, 0, models) == -1.0
+        assert playout(*seat_two_closes(), 0, [0, 0, 7], 10, 2, models, race_value) == 1.0
+        assert playout(*seat_two_closes(), 0, [0, 0, 7], 10, 0, models, race_value) == -1.0
 
 
 def _brute(hands, trick, leader, scores, target):

@@ -62,6 +62,14 @@ def model_likelihoods(seat: int, hand, plays, target: int) -> list[float]:
     return likelihood
 
 
+def model_weights(seat: int, hand, plays, target: int, share: float) -> tuple[float, float]:
+    """How likely ``seat`` holds ``hand`` and plays like each model (``CAREFUL``,
+    ``LOOKAHEAD``), the models' prior shares (``share`` for LOOKAHEAD) included: their sum
+    weighs a deal, their ratio draws the model that plays the seat out."""
+    careful, lookahead = model_likelihoods(seat, hand, plays, target)
+    return careful * (1 - share), lookahead * share
+
+
 class ExpertBot(Bot):
     name = "expert-v2"
     label = "Expert v2"
@@ -69,6 +77,7 @@ class ExpertBot(Bot):
     budget = Budget(iterations=100, seconds=0.5)
     lookahead_share = 0.5  # chance that a play-out models an opponent as LOOKAHEAD
     own_model = CAREFUL  # the bot's own later cards in a play-out
+    hand_end = staticmethod(hand_value)  # how a play-out judges a hand nobody won the game in
 
     def choose(self, view: SeatView, budget: Budget | None = None) -> int:
         hand = require_turn(view)
@@ -92,6 +101,7 @@ class ExpertBot(Bot):
         clock = time.perf_counter
         models = [self.own_model] * 3
         plays = opponent_plays(view)
+        hand_end = self.hand_end
         for done in range(iterations):
             if deadline is not None and done and clock() > deadline:
                 break
@@ -102,12 +112,11 @@ class ExpertBot(Bot):
             # each opponent is played out by a model drawn by how well it explains them.
             weight = 1.0
             for seat, cards in ((left, left_cards), (right, right_cards)):
-                careful, lookahead = model_likelihoods(seat, cards, plays[seat], target)
-                careful, lookahead = careful * (1 - share), lookahead * share
+                careful, lookahead = model_weights(seat, cards, plays[seat], target, share)
                 weight *= careful + lookahead
                 chosen = rng.random() * (careful + lookahead) < lookahead
                 models[seat] = LOOKAHEAD if chosen else CAREFUL
             for card in hand:
-                worth = card_worth(view, hand, card, left_cards, right_cards, models, hand_value)
+                worth = card_worth(view, hand, card, left_cards, right_cards, models, hand_end)
                 totals[card] += weight * worth
         return totals

@@ -79,8 +79,10 @@ def _build_policy_tables():
 LEAD_VALUE, SECOND_VALUE, THIRD_VALUE = _build_policy_tables()
 
 
-def hand_value(scores, me: int) -> float:
-    """Worth of a hand that ended with ``scores`` and nobody at the target, in (-1, 1)."""
+def hand_value(scores, me: int, leader: int = 0, target: int = 0) -> float:
+    """Worth of a hand that ended with ``scores`` and nobody at the target, in (-1, 1), by
+    the lead alone (who leads next and the target are a play-out's other end values'
+    business: see ``race_value``)."""
     a, b = scores[(me + 1) % 3], scores[(me + 2) % 3]
     mine = scores[me]
     ahead = math.tanh((mine - max(a, b)) / LEAD_SCALE)

@@ -28,8 +28,9 @@ def playout(hands, trick, leader, scores, target, me, models, value) -> float:
     """Play the hand out from this position; return its worth to ``me``.
 
     ``models[seat]`` is the policy of each seat (``CAREFUL`` or ``LOOKAHEAD``); a player
-    reaching the target ends it at +1 for ``me`` or -1, else ``value(scores, me)`` judges
-    the hand's end. ``hands``, ``trick`` and ``scores`` are consumed.
+    reaching the target ends it at +1 for ``me`` or -1, else
+    ``value(scores, me, leader, target)`` judges the hand's end (``leader`` leads the next
+    hand). ``hands``, ``trick`` and ``scores`` are consumed.
     """
     winners, trick_points = TRICK_WINNER, TRICK_POINTS
     cost = COST.__getitem__
@@ -77,7 +78,7 @@ def playout(hands, trick, leader, scores, target, me, models, value) -> float:
                 return 1.0 if leader == me else -1.0
             scores[leader] = total
         a = b = -1
-    return value(scores, me)
+    return value(scores, me, leader, target)
 
 
 def unseen_cards_and_sizes(view) -> tuple[list[int], int, int]:

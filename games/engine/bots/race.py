@@ -21,7 +21,7 @@ import random
 import textwrap
 
 from ..tricks import TRICK_POINTS, TRICK_WINNER
-from .playouts import COST, LEAD_VALUE, SECOND_VALUE, _careful_last, lookahead_last
+from .playouts import model_card
 
 MAX_DISTANCE = 20  # distances 1..20: every position of targets up to 20
 HANDS = 10000  # sampled hands
@@ -40,33 +40,16 @@ def sample_hand(rng: random.Random) -> list[tuple[int, int]]:
     target = 99  # far: the policies play for points
     leader = 0
     tricks = []
-    cost = COST.__getitem__
     for _ in range(16):
-        hand = hands[leader]
-        if models[leader]:
-            a = max(hand, key=LEAD_VALUE.__getitem__)
-        else:
-            plain = [c for c in hand if not 12 <= c < 24]
-            a = min(plain or hand, key=cost)
-        hand.remove(a)
-        second = (leader + 1) % 3
-        hand = hands[second]
-        if models[second]:
-            b = max(hand, key=SECOND_VALUE[a].__getitem__)
-        else:
-            higher = [c for c in hand if a < c < 24] if 12 <= a < 24 else None
-            b = min(higher) if higher else min(hand, key=cost)
-        hand.remove(b)
-        third = (second + 1) % 3
-        hand = hands[third]
-        base = (a * 48 + b) * 48
-        if models[third]:
-            c = lookahead_last(hand, base, leader, third, scores, target)
-        else:
-            c = _careful_last(hand, base, scores[third], target)
-        hand.remove(c)
-        leader = (leader + TRICK_WINNER[base + c]) % 3
-        points = TRICK_POINTS[base + c]
+        trick: list[int] = []
+        for position in range(3):
+            seat = (leader + position) % 3
+            card = model_card(models[seat], hands[seat], trick, leader, seat, scores, target)
+            hands[seat].remove(card)
+            trick.append(card)
+        index = (trick[0] * 48 + trick[1]) * 48 + trick[2]
+        leader = (leader + TRICK_WINNER[index]) % 3
+        points = TRICK_POINTS[index]
         scores[leader] += points
         tricks.append((leader, points))
     return tricks
