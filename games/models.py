@@ -27,10 +27,11 @@ class BotLevel(models.TextChoices):
 
     HEURISTIC = "heuristic", _("Easy")
     CAREFUL = "careful", _("Medium")
-    EXPERT = "expert-v3", _("Hard")
+    EXPERT = "expert-v4", _("Hard")
     RANDOM = "random", _("Random")
     EXPERT_V1 = "expert-v1", _("Expert v1 (retired)")
     EXPERT_V2 = "expert-v2", _("Expert v2 (retired)")
+    EXPERT_V3 = "expert-v3", _("Expert v3 (retired)")
 
 
 assert set(BotLevel.values) <= set(BOT_NAMES)  # every bot a seat holds is one the engine has

@@ -30,7 +30,7 @@ def test_the_experts_are_registered_and_the_hard_level_is_the_newest():
 
     assert BOT_CLASSES["expert-v2"] is ExpertBot
     assert BOT_CLASSES["expert-v1"] is ExpertV1Bot
-    assert HARD.bot == "expert-v3"
+    assert HARD.bot == "expert-v4"
     assert isinstance(make_bot("expert-v2", 1), ExpertBot)
 
 

@@ -515,7 +515,7 @@ async def test_one_hint_at_a_time_per_socket_and_ten_a_minute_per_person(alice, 
     assert "Your hint is on its way: one at a time." in reply
     release.set()
     reply = await client.frame_where(lambda f: "table-message hint" in f)
-    assert "Play the " in reply and asked == ["expert-v3"]  # thought by the hard level
+    assert "Play the " in reply and asked == ["expert-v4"]  # thought by the hard level
     second = Client(game.pk, alice, 0)  # the allowance is the person's, not the socket's
     await second.connect()
     await second.board_where(can_play)

@@ -143,10 +143,10 @@ def test_the_form_creates_a_table_with_two_bots_starts_it_and_opens_it(client, a
 def test_the_form_offers_the_three_levels_and_refuses_a_retired_bot(client, alice):
     client.force_login(alice)
     html = client.get("/games/new/").content.decode()
-    for bot, level in (("heuristic", "easy"), ("careful", "medium"), ("expert-v3", "hard")):
+    for bot, level in (("heuristic", "easy"), ("careful", "medium"), ("expert-v4", "hard")):
         assert f'<option value="{bot}"' in html and f"Bot: {level.capitalize()}" in html
     assert 'value="expert-v1"' not in html and 'value="random"' not in html
-    assert 'value="expert-v2"' not in html  # retired when hard moved on to expert-v3
+    assert 'value="expert-v2"' not in html and 'value="expert-v3"' not in html  # retired
     response = new_table(client, seat_left="expert-v1")
     assert response.status_code == 200 and response.context["form"].errors["seat_left"]
     assert not Game.objects.exists()

@@ -5,13 +5,22 @@ from .careful import CarefulBot
 from .expert import ExpertBot
 from .expert_v1 import ExpertV1Bot
 from .expert_v3 import ExpertV3Bot
+from .expert_v4 import ExpertV4Bot
 from .heuristic import HeuristicBot
 from .levels import EASY, HARD, LEVEL_OF_BOT, LEVELS, MEDIUM, Level
 from .random_bot import RandomBot
 
 BOT_CLASSES: dict[str, type[Bot]] = {
     cls.name: cls
-    for cls in (RandomBot, CarefulBot, HeuristicBot, ExpertV1Bot, ExpertBot, ExpertV3Bot)
+    for cls in (
+        RandomBot,
+        CarefulBot,
+        HeuristicBot,
+        ExpertV1Bot,
+        ExpertBot,
+        ExpertV3Bot,
+        ExpertV4Bot,
+    )
 }
 BOT_NAMES = tuple(BOT_CLASSES)
 SEARCH_BOTS = frozenset(name for name, cls in BOT_CLASSES.items() if cls.searches)
@@ -43,6 +52,7 @@ __all__ = [
     "ExpertBot",
     "ExpertV1Bot",
     "ExpertV3Bot",
+    "ExpertV4Bot",
     "HeuristicBot",
     "Level",
     "RandomBot",

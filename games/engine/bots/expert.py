@@ -48,26 +48,38 @@ def opponent_plays(view: SeatView) -> dict[int, list[tuple]]:
     return plays
 
 
-def model_likelihoods(seat: int, hand, plays, target: int) -> list[float]:
-    """How well each opponent model (``CAREFUL``, ``LOOKAHEAD``) explains ``seat``'s plays
-    this hand if it holds ``hand`` now: 1 for a model that would have played every card,
-    times ``MISS`` for each card it would not have."""
+def model_likelihoods(seat: int, hand, plays, target: int, models=(CAREFUL, LOOKAHEAD)):
+    """How well each opponent model of ``models`` explains ``seat``'s plays this hand if it
+    holds ``hand`` now: 1 for a model that would have played every card, times ``MISS`` for
+    each card it would not have."""
     held = list(hand)
-    likelihood = [1.0, 1.0]
+    likelihood = [1.0] * len(models)
     for card, before, leader, scores in plays:  # latest first: each card goes back in hand
         held.append(card)
-        for model in (CAREFUL, LOOKAHEAD):
+        for k, model in enumerate(models):
             if model_card(model, held, before, leader, seat, scores, target) != card:
-                likelihood[model] *= MISS
+                likelihood[k] *= MISS
     return likelihood
 
 
-def model_weights(seat: int, hand, plays, target: int, share: float) -> tuple[float, float]:
-    """How likely ``seat`` holds ``hand`` and plays like each model (``CAREFUL``,
-    ``LOOKAHEAD``), the models' prior shares (``share`` for LOOKAHEAD) included: their sum
-    weighs a deal, their ratio draws the model that plays the seat out."""
-    careful, lookahead = model_likelihoods(seat, hand, plays, target)
-    return careful * (1 - share), lookahead * share
+def model_weights(seat: int, hand, plays, target: int, priors) -> list[float]:
+    """How likely ``seat`` holds ``hand`` and plays like each model of ``priors`` (pairs of a
+    model and its prior share): their sum weighs a deal, their ratio draws the model that
+    plays the seat out."""
+    models = tuple(model for model, _ in priors)
+    likelihood = model_likelihoods(seat, hand, plays, target, models)
+    return [chance * share for chance, (_, share) in zip(likelihood, priors, strict=True)]
+
+
+def draw_model(priors, weights, draw: float) -> int:
+    """The model whose turn ``draw`` (uniform in [0, 1)) falls in, by ``weights``: the last
+    model first, so that two models draw as expert-v2 always has."""
+    point = draw * sum(weights)
+    for (model, _), weight in zip(reversed(priors), reversed(weights), strict=True):
+        if point < weight:
+            return model
+        point -= weight
+    return priors[0][0]
 
 
 class ExpertBot(Bot):
@@ -75,7 +87,8 @@ class ExpertBot(Bot):
     label = "Expert v2"
     searches = True
     budget = Budget(iterations=100, seconds=0.5)
-    lookahead_share = 0.5  # chance that a play-out models an opponent as LOOKAHEAD
+    # the opponent models and their prior shares, before the plays are seen
+    opponent_models = ((CAREFUL, 0.5), (LOOKAHEAD, 0.5))
     own_model = CAREFUL  # the bot's own later cards in a play-out
     hand_end = staticmethod(hand_value)  # how a play-out judges a hand nobody won the game in
 
@@ -97,7 +110,7 @@ class ExpertBot(Bot):
         unseen, n_left, n_right = unseen_cards_and_sizes(view)
         totals = dict.fromkeys(hand, 0.0)
         rng = self.rng
-        share = self.lookahead_share
+        priors = self.opponent_models
         clock = time.perf_counter
         models = [self.own_model] * 3
         plays = opponent_plays(view)
@@ -112,10 +125,9 @@ class ExpertBot(Bot):
             # each opponent is played out by a model drawn by how well it explains them.
             weight = 1.0
             for seat, cards in ((left, left_cards), (right, right_cards)):
-                careful, lookahead = model_weights(seat, cards, plays[seat], target, share)
-                weight *= careful + lookahead
-                chosen = rng.random() * (careful + lookahead) < lookahead
-                models[seat] = LOOKAHEAD if chosen else CAREFUL
+                weights = model_weights(seat, cards, plays[seat], target, priors)
+                weight *= sum(weights)
+                models[seat] = draw_model(priors, weights, rng.random())
             for card in hand:
                 worth = card_worth(view, hand, card, left_cards, right_cards, models, hand_end)
                 totals[card] += weight * worth

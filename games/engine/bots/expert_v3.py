@@ -16,7 +16,7 @@ from .base import Budget
 from .endgame import card_values
 from .expert import ExpertBot, model_weights, opponent_plays
 from .lookahead import hand_value
-from .playouts import CAREFUL, unseen_cards_and_sizes
+from .playouts import CAREFUL, LOOKAHEAD, unseen_cards_and_sizes
 from .race_table import CHANCES, MAX_DISTANCE
 
 
@@ -37,7 +37,7 @@ class ExpertV3Bot(ExpertBot):
     label = "Expert v3"
     searches = True
     budget = Budget(iterations=100, seconds=0.5)
-    lookahead_share = 0.5
+    opponent_models = ((CAREFUL, 0.5), (LOOKAHEAD, 0.5))
     own_model = CAREFUL
     exact_cards = 3  # search exactly once the bot holds this many cards
     hand_end = staticmethod(race_value)
@@ -61,14 +61,14 @@ class ExpertV3Bot(ExpertBot):
         unseen, n_left, n_right = unseen_cards_and_sizes(view)
         hand = list(view.legal_cards)
         totals = dict.fromkeys(hand, 0.0)
-        share = self.lookahead_share
+        priors = self.opponent_models
         plays = opponent_plays(view)
         for chosen in combinations(unseen, n_left):
             left_cards = list(chosen)
             right_cards = [card for card in unseen if card not in chosen][:n_right]
             weight = 1.0
             for seat, cards in ((left, left_cards), (right, right_cards)):
-                weight *= sum(model_weights(seat, cards, plays[seat], target, share))
+                weight *= sum(model_weights(seat, cards, plays[seat], target, priors))
             hands = [None, None, None]
             hands[me], hands[left], hands[right] = hand, left_cards, right_cards
             values = card_values(hands, view.trick, view.leader, view.scores, target, me)

@@ -19,6 +19,6 @@ class Level:
 
 EASY = Level("easy", "heuristic")
 MEDIUM = Level("medium", "careful")
-HARD = Level("hard", "expert-v3")
+HARD = Level("hard", "expert-v4")
 LEVELS = (EASY, MEDIUM, HARD)
 LEVEL_OF_BOT = {level.bot: level for level in LEVELS}

@@ -5,7 +5,9 @@ opponent from a small pool of *opponent models*:
 
 * ``CAREFUL``: the careful beginner (see `careful.py`), the plain play of a sensible person;
 * ``LOOKAHEAD``: expert-v1's play-out policy, which judges a card by the average trick
-  against every answer and keeps Coins and strong cards.
+  against every answer and keeps Coins and strong cards;
+* ``DISTILLED``: a policy fitted to the search bots' own choices (`distilled.py`), the
+  closest of the three to how a strong player plays.
 
 Mixing the two keeps the search honest against opponents it was not written for: modelling
 only careful players won 67% against careful beginners but 33% against expert-v1.
@@ -16,9 +18,10 @@ Play-outs work on plain int lists (cards are ``suit * 12 + strength``, Coins are
 from __future__ import annotations
 
 from ..tricks import TRICK_POINTS, TRICK_WINNER, trick_index
+from .distilled import LEAD_SCORE, SECOND_SCORE, distilled_last
 from .lookahead import LEAD_VALUE, SECOND_VALUE, lookahead_last
 
-CAREFUL, LOOKAHEAD = 0, 1
+CAREFUL, LOOKAHEAD, DISTILLED = 0, 1, 2
 
 # The careful beginner's order, cheapest first: other suits before Coins, weakest first.
 COST = tuple((1000 if 12 <= c < 24 else 0) + (c % 12) * 4 + c // 12 for c in range(48))
@@ -27,8 +30,8 @@ COST = tuple((1000 if 12 <= c < 24 else 0) + (c % 12) * 4 + c // 12 for c in ran
 def playout(hands, trick, leader, scores, target, me, models, value) -> float:
     """Play the hand out from this position; return its worth to ``me``.
 
-    ``models[seat]`` is the policy of each seat (``CAREFUL`` or ``LOOKAHEAD``); a player
-    reaching the target ends it at +1 for ``me`` or -1, else
+    ``models[seat]`` is the policy of each seat (``CAREFUL``, ``LOOKAHEAD``, ``DISTILLED``);
+    a player reaching the target ends it at +1 for ``me`` or -1, else
     ``value(scores, me, leader, target)`` judges the hand's end (``leader`` leads the next
     hand). ``hands``, ``trick`` and ``scores`` are consumed.
     """
@@ -42,7 +45,10 @@ def playout(hands, trick, leader, scores, target, me, models, value) -> float:
             hand = hands[leader]
             if not hand:
                 break
-            if models[leader]:
+            model = models[leader]
+            if model == DISTILLED:
+                a = max(hand, key=LEAD_SCORE.__getitem__)
+            elif model:
                 a = max(hand, key=LEAD_VALUE.__getitem__)
             else:
                 plain = [c for c in hand if not 12 <= c < 24]
@@ -53,7 +59,10 @@ def playout(hands, trick, leader, scores, target, me, models, value) -> float:
             hand = hands[second]
             if not hand:
                 break
-            if models[second]:
+            model = models[second]
+            if model == DISTILLED:
+                b = max(hand, key=SECOND_SCORE[a].__getitem__)
+            elif model:
                 b = max(hand, key=SECOND_VALUE[a].__getitem__)
             else:
                 higher = [c for c in hand if a < c < 24] if 12 <= a < 24 else None
@@ -64,7 +73,10 @@ def playout(hands, trick, leader, scores, target, me, models, value) -> float:
         if not hand:
             break
         base = (a * 48 + b) * 48
-        if models[third]:
+        model = models[third]
+        if model == DISTILLED:
+            card = distilled_last(hand, base, leader, third, scores, target)
+        elif model:
             card = lookahead_last(hand, base, leader, third, scores, target)
         else:
             card = _careful_last(hand, base, scores[third], target)
@@ -119,17 +131,23 @@ def model_card(model, hand, before, leader, seat, scores, target) -> int:
     """The card ``model`` plays from ``hand`` with ``before`` on the table (one decision,
     exactly as in a play-out): how a search bot asks what an opponent would have done."""
     if not before:
+        if model == DISTILLED:
+            return max(hand, key=LEAD_SCORE.__getitem__)
         if model:
             return max(hand, key=LEAD_VALUE.__getitem__)
         plain = [c for c in hand if not 12 <= c < 24]
         return min(plain or hand, key=COST.__getitem__)
     a = before[0]
     if len(before) == 1:
+        if model == DISTILLED:
+            return max(hand, key=SECOND_SCORE[a].__getitem__)
         if model:
             return max(hand, key=SECOND_VALUE[a].__getitem__)
         higher = [c for c in hand if a < c < 24] if 12 <= a < 24 else None
         return min(higher) if higher else min(hand, key=COST.__getitem__)
     base = (a * 48 + before[1]) * 48
+    if model == DISTILLED:
+        return distilled_last(hand, base, leader, seat, scores, target)
     if model:
         return lookahead_last(hand, base, leader, seat, scores, target)
     return _careful_last(hand, base, scores[seat], target)

@@ -42,7 +42,7 @@ class Command(BaseCommand):
             "--bot",
             choices=[level.bot for level in LEVELS],
             default=QUICK_PLAY_BOT,
-            help="the bots at every table, by level's bot (expert-v3 is hard: searches run "
+            help="the bots at every table, by level's bot (expert-v4 is hard: searches run "
             "in the site's worker processes); reports people's wait for their next turn",
         )
 

@@ -12,7 +12,7 @@ from games.engine.bots import BOT_NAMES, LEVEL_OF_BOT
 from games.engine.ladder import Ladder, match_jobs, play_jobs, run_ladder
 from games.engine.simulation import wilson_interval
 
-DEFAULT_POOL = "random,careful,heuristic,expert-v1,expert-v2,expert-v3"
+DEFAULT_POOL = "random,careful,heuristic,expert-v1,expert-v3,expert-v4"
 
 
 class Command(BaseCommand):

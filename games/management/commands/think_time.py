@@ -20,7 +20,7 @@ class Command(BaseCommand):
     help = "Measure a bot's CPU per card (p50, p95, max) with its own budget, in real games."
 
     def add_arguments(self, parser):
-        parser.add_argument("--bot", default="expert-v3", help=f"from {BOT_NAMES}")
+        parser.add_argument("--bot", default="expert-v4", help=f"from {BOT_NAMES}")
         parser.add_argument("--against", default="expert-v1", help="the two other seats")
         parser.add_argument("--games", type=int, default=30)
         parser.add_argument("--target", type=int, default=10)
