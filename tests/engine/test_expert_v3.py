@@ -3,7 +3,7 @@ generator writes; its exact endgame search agrees with a brute force written fro
 
 import random
 
-from games.engine import GameState, SeatView, parse_card
+from games.engine import SeatView, parse_card
 from games.engine.bots import BOT_CLASSES, Budget, make_bot, race, race_table
 from games.engine.bots.endgame import card_values, race_chances, solve
 from games.engine.bots.expert_v3 import ExpertV3Bot, race_value
@@ -11,7 +11,7 @@ from games.engine.bots.playouts import CAREFUL, LOOKAHEAD, playout
 from games.engine.cards import CARD_POINTS
 from games.engine.simulation import play_game
 from games.engine.tricks import trick_winner
-from tests.engine.helpers import hand_made_view
+from tests.engine.helpers import bot_turns, hand_made_view
 
 FAST = Budget(iterations=12)
 
@@ -41,17 +41,7 @@ def test_expert_v3_is_handed_its_own_view_and_nothing_more(monkeypatch):
 
 
 def test_expert_v3_always_returns_a_legal_card_also_in_the_exact_endgame():
-    exact_turns = 0
-    for game in range(3):
-        state = GameState(30 + game, seed=f"expert-v3-legal-{game}")  # whole hands
-        bots = [make_bot("expert-v3", f"{game}/{seat}") for seat in range(3)]
-        while state.winner is None:
-            seat = state.to_play
-            view = state.view_for(seat)
-            exact_turns += bots[seat].exact(view)
-            card = bots[seat].choose(view, FAST)
-            assert card in state.legal_cards(seat)
-            state.play(seat, card)
+    exact_turns = sum(bot.exact(view) for bot, view in bot_turns("expert-v3", 3, FAST))
     assert exact_turns > 0
 
 

@@ -15,6 +15,7 @@ from games.engine.bots.expert_v4 import ExpertV4Bot
 from games.engine.bots.playouts import CAREFUL, DISTILLED, LOOKAHEAD, model_card, playout
 from games.engine.distill import Choice, features, fit_position
 from games.engine.simulation import play_game
+from tests.engine.helpers import bot_turns
 
 FAST = Budget(iterations=12)
 
@@ -28,16 +29,9 @@ def test_expert_v4_is_registered_and_plays_its_opponents_and_itself_by_the_disti
 
 
 def test_expert_v4_is_handed_its_own_view_and_always_returns_a_legal_card():
-    for game in range(2):
-        state = GameState(30 + game, seed=f"expert-v4-legal-{game}")  # whole hands
-        bots = [make_bot("expert-v4", f"{game}/{seat}") for seat in range(3)]
-        while state.winner is None:
-            seat = state.to_play
-            view = state.view_for(seat)
-            assert type(view) is SeatView and view.to_play == seat
-            card = bots[seat].choose(view, FAST)
-            assert card in state.legal_cards(seat)
-            state.play(seat, card)
+    for _, view in bot_turns("expert-v4", 2, FAST):
+        assert type(view) is SeatView and view.to_play == view.seat
+        assert set(view.unseen_cards()) == set(range(48)) - set(view.hand) - set(view.played)
 
 
 def test_expert_v4_is_deterministic_for_a_seed_and_an_iteration_budget():
