@@ -5,9 +5,9 @@ the look-ahead policy names 11% of its leads and 33% of its last cards, the care
 28% and 25%. A search bot's play-outs and its inference are only as good as those models.
 This policy scores each card by a linear function of what a player sees when it plays
 (the card, and the cards already in the trick), fitted as a conditional logit to the choices
-the search bots made in real games (`distill.py`, ``manage.py distill``): it names 28% of
-their leads, 31% of their second cards and 44% of their last cards, and greedily played it
-beats two look-ahead players 62% of the time.
+the search bots made in real games (`distill.py`, ``manage.py distill``): it names 29% of
+their leads, 30% of their second cards and 44% of their last cards, and greedily played it
+beats two look-ahead players 65% of the time.
 
 It costs what the look-ahead policy costs: the scores are tables, one per trick position,
 built at import from the fitted weights (`distilled_weights.py`), and a play-out takes the
