@@ -43,7 +43,8 @@ class Choice:
 
 def play_for_choices(number: int, seed: str = SEED, target: int = 10) -> list[Choice]:
     """Game ``number``: its deal is shared by three games, one per seat of ``expert-v3``."""
-    seating = LINEUP[-(number % 3) :] + LINEUP[: -(number % 3)] if number % 3 else LINEUP
+    turn = number % 3
+    seating = LINEUP[-turn:] + LINEUP[:-turn]  # turn 0: LINEUP[0:] + LINEUP[:0]
     state = GameState(target, seed=f"{seed}/deal/{number // 3}")
     bots = [make_bot(name, seed=f"{seed}/{number}/{seat}") for seat, name in enumerate(seating)]
     choices = []

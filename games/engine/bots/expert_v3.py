@@ -12,11 +12,10 @@ from __future__ import annotations
 from itertools import combinations
 
 from ..views import SeatView
-from .base import Budget
 from .endgame import card_values
 from .expert import ExpertBot, model_weights, opponent_plays
 from .lookahead import hand_value
-from .playouts import CAREFUL, LOOKAHEAD, unseen_cards_and_sizes
+from .playouts import unseen_cards_and_sizes
 from .race_table import CHANCES, MAX_DISTANCE
 
 
@@ -34,11 +33,7 @@ def race_value(scores, me: int, leader: int, target: int) -> float:
 
 class ExpertV3Bot(ExpertBot):
     name = "expert-v3"
-    label = "Expert v3"
-    searches = True
-    budget = Budget(iterations=100, seconds=0.5)
-    opponent_models = ((CAREFUL, 0.5), (LOOKAHEAD, 0.5))
-    own_model = CAREFUL
+    label = "Expert v3"  # expert-v2's budget, opponent models and own play-out model
     exact_cards = 3  # search exactly once the bot holds this many cards
     hand_end = staticmethod(race_value)
 
