@@ -121,6 +121,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_boo
         "max_size": int(os.environ.get("DATABASE_POOL_SIZE", "20")),
     }
 
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # A transaction takes SQLite's write lock as it begins, so requests that count and then
+    # write (table limits) are served one after the other, as PostgreSQL's row locks do.
+    DATABASES["default"].setdefault("OPTIONS", {})["transaction_mode"] = "IMMEDIATE"
+
 REDIS_URL = os.environ.get("REDIS_URL")
 CHANNEL_CAPACITY = int(os.environ.get("CHANNEL_CAPACITY", "10000"))
 if REDIS_URL:
@@ -243,8 +248,15 @@ COINS_SOCKET_RATE = float(os.environ.get("COINS_SOCKET_RATE", "4"))
 COINS_SIGNUPS_PER_HOUR = int(os.environ.get("COINS_SIGNUPS_PER_HOUR", "5"))
 COINS_RESETS_PER_HOUR_FROM_ADDRESS = int(os.environ.get("COINS_RESETS_PER_HOUR_FROM_ADDRESS", "10"))
 COINS_RESETS_PER_HOUR_TO_EMAIL = int(os.environ.get("COINS_RESETS_PER_HOUR_TO_EMAIL", "3"))
-# Live sockets (tabs) one person may have open at one table.
+# Live table sockets (tabs) one person may have open at one table, and over all tables;
+# signed-out sockets from one address (over all tables), and at one table (games/presence.py).
 COINS_MAX_SOCKETS = int(os.environ.get("COINS_MAX_SOCKETS", "5"))
+COINS_MAX_SOCKETS_PER_PERSON = int(os.environ.get("COINS_MAX_SOCKETS_PER_PERSON", "20"))
+COINS_MAX_ANONYMOUS_PER_ADDRESS = int(os.environ.get("COINS_MAX_ANONYMOUS_PER_ADDRESS", "10"))
+COINS_MAX_ANONYMOUS_PER_TABLE = int(os.environ.get("COINS_MAX_ANONYMOUS_PER_TABLE", "500"))
+# Who comes to or leaves a table reaches its sockets this many seconds later, in one frame
+# for every arrival and departure meanwhile (games/presence_frames.py).
+COINS_PRESENCE_EVERY = float(os.environ.get("COINS_PRESENCE_EVERY", "0.5"))
 # Each server process runs a table runner (bots' cards, clocks, ratings: games/runner.py).
 COINS_TABLE_RUNNER = env_bool("COINS_TABLE_RUNNER", True)
 # Benchmarks only: append the queries spent per move to this file (see games/metrics.py).
@@ -254,3 +266,8 @@ COINS_QUERY_LOG = os.environ.get("COINS_QUERY_LOG", "")
 COINS_THINKING_PROCESSES = (
     int(os.environ.get("COINS_THINKING_PROCESSES") or 0) or os.cpu_count() or 1
 )
+# Hints think in a lane of their own (games/thinking.py): its worker processes (at a lower
+# priority than the bots'), and the hints a server process works on at once before it
+# refuses more ("ask again in a moment").
+COINS_HINT_PROCESSES = int(os.environ.get("COINS_HINT_PROCESSES", "1"))
+COINS_HINTS_AT_ONCE = int(os.environ.get("COINS_HINTS_AT_ONCE", "4"))

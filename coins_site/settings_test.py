@@ -20,3 +20,5 @@ COINS_SOCKET_RATE = 10_000.0
 COINS_SIGNUPS_PER_HOUR = 10_000
 COINS_RESETS_PER_HOUR_FROM_ADDRESS = 10_000
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# Presence frames follow arrivals quickly (tests wait on presence_frames.announcements_sent).
+COINS_PRESENCE_EVERY = 0.05

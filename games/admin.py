@@ -33,9 +33,26 @@ class SeatInline(ReadOnlyInline):
         return super().get_queryset(request).select_related("user")
 
 
+HIDDEN_CARDS = "games.view_hidden_cards"
+
+
+def may_see_hands(request, game: Game | None) -> bool:
+    """A running game's dealt decks hold every player's unplayed cards: staff see them only
+    with the explicit permission (a finished game's decks are in its public record)."""
+    return game is None or game.is_over or request.user.has_perm(HIDDEN_CARDS)
+
+
 class HandInline(ReadOnlyInline):
     model = Hand
     fields = readonly_fields = ["number", "dealer", "deck", "created_at"]
+
+    def get_fields(self, request, obj=None):
+        if may_see_hands(request, obj):
+            return self.fields
+        return [field for field in self.fields if field != "deck"]
+
+    def get_readonly_fields(self, request, obj=None):
+        return self.get_fields(request, obj)
 
 
 def games_of(**people) -> Q:

@@ -7,9 +7,21 @@ site.
 
 from __future__ import annotations
 
+import asyncio
+import logging
+
 from channels.consumer import get_handler_name
 from channels.layers import InMemoryChannelLayer
 from channels_redis.core import RedisChannelLayer
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+log = logging.getLogger(__name__)
+
+# What a channel layer raises when its server is out of reach (restarting, say); anything
+# else is a bug, and ends the socket as any bug does.
+LAYER_OUTAGES = (OSError, RedisConnectionError, RedisTimeoutError)
+PROBE_EVERY = (0.2, 0.5, 1.0)  # seconds between looks at a failed layer: quick, then each second
 
 
 async def dispatch_without_db_hop(consumer, message) -> None:
@@ -46,3 +58,36 @@ async def others_watching(layer, group: str, channel: str) -> bool:
         members = layer.groups.get(group, {})
         return len(members) - (channel in members) > 0
     return True
+
+
+_probes: dict[tuple[int, int], asyncio.Task] = {}  # (event loop, layer): the one look going on
+
+
+async def wait_for_channel_layer(layer) -> None:
+    """Return once ``layer`` answers again after it failed (on Redis, a PING).
+
+    Every socket of a process whose layer failed waits here, on one probe per process, not
+    one each: a Redis outage with 500 sockets open is one PING a second, not 500.
+    """
+    key = (id(asyncio.get_running_loop()), id(layer))
+    probe = _probes.get(key)
+    if probe is None or probe.done():
+        probe = _probes[key] = asyncio.create_task(_probe_until_answered(layer))
+    await asyncio.shield(probe)
+
+
+async def _probe_until_answered(layer) -> None:
+    for attempt in range(1_000_000):
+        await asyncio.sleep(PROBE_EVERY[min(attempt, len(PROBE_EVERY) - 1)])
+        try:
+            await _ping(layer)
+        except Exception:  # still down
+            continue
+        log.warning("Channel layer answers again (after %d looks)", attempt + 1)
+        return
+
+
+async def _ping(layer) -> None:
+    if isinstance(layer, RedisChannelLayer):
+        for index in range(layer.ring_size):
+            await layer.connection(index).ping()

@@ -7,6 +7,8 @@ spectators) and its viewer has not muted the sender.
 
 from __future__ import annotations
 
+import logging
+
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
@@ -24,6 +26,8 @@ from .chat import (
     shown_text,
 )
 from .db_threads import in_db_thread
+
+log = logging.getLogger(__name__)
 
 CHAT_KEYS = ("chat", "chat_preset", "mute", "unmute", "report")
 
@@ -72,13 +76,18 @@ class ChatSocket:
         data = await in_db_thread(_post)(self.game_id, self.user, text, preset)
         self.chat_seen = max(self.chat_seen, data["id"])
         await self.send(self.chat_line(data) + chat_notice(""))
-        if await others_watching(self.channel_layer, self.group, self.channel_name):
-            event = {"type": "table.chat", "message": data, "sender": self.channel_name}
-            await self.channel_layer.group_send(self.group, event)
+        try:
+            if await others_watching(self.channel_layer, self.group, self.channel_name):
+                event = {"type": "table.chat", "message": data, "sender": self.channel_name}
+                await self.channel_layer.group_send(self.group, event)
+        except Exception as error:  # said and stored: the others' pages catch up after a silence
+            log.warning("Could not pass on a chat line at table %s: %s", self.game_id, error)
 
     async def table_chat(self, event):
         data = event["message"]
-        if event["sender"] == self.channel_name or data["user_id"] in self.muted:
+        if not self.present or event["sender"] == self.channel_name:
+            return  # a socket refused as it opened, or the sender's own
+        if data["user_id"] in self.muted:
             return
         if data["room"] == ("players" if self.seated else "spectators"):
             self.chat_seen = max(self.chat_seen, data["id"])

@@ -7,7 +7,9 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 from types import SimpleNamespace
+from urllib.parse import parse_qs
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -15,24 +17,21 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from accounts.selectors import preferred_language
+from coins_site.monitoring import socket_closed, socket_opened, throttled
 
 from . import flow, services
-from .channels_adapter import dispatch_without_db_hop, others_watching
+from .channels_adapter import LAYER_OUTAGES, dispatch_without_db_hop, wait_for_channel_layer
 from .chat_socket import CHAT_KEYS, ChatSocket
 from .db_threads import in_db_thread
 from .engine import CARD_CODES, IllegalPlay
+from .errors import TableMovedOn
 from .hints import HINT_BOT, hint_view
 from .hints import explain as explain_hint
 from .invites import HiddenTable, table_for
 from .metrics import counted
 from .models import Game
-from .presence import (
-    TOUCH_EVERY,
-    live_sockets_of,
-    presence_join,
-    presence_leave,
-    presence_touch,
-)
+from .presence import TOUCH_EVERY, TooManySockets, presence_join, presence_leave, presence_touch
+from .presence_frames import presence_changed, presence_frame
 from .refusals import refusal_text
 from .selectors import cached_game
 from .table_updates import (
@@ -43,7 +42,7 @@ from .table_updates import (
     user_group,
     viewer_context,
 )
-from .thinking import choose_elsewhere
+from .thinking import HINTS, LaneFull, choose_elsewhere
 from .throttle import CLOSE_FLOODING, MessageBucket
 
 log = logging.getLogger(__name__)
@@ -53,20 +52,51 @@ SYNC = '{"sync": true}'  # what a page sends after a silence (static/js/table.js
 
 
 CLOSE_SESSION_ENDED = 4401
-CLOSE_FORBIDDEN = 4403
-CLOSE_NOT_FOUND = 4404
+CLOSE_NOT_FOUND = 4404  # no such table, or a private one: the same answer, as for pages
 CLOSE_TOO_MANY_SOCKETS = 4409
+TAB_ID = re.compile(r"[A-Za-z0-9_-]{8,32}")
+CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # tab, CR and LF may pass
 
 
 class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
+    async def __call__(self, scope, receive, send):
+        try:
+            await super().__call__(scope, receive, send)
+        finally:  # however the socket ended (a crash included), its row stops counting
+            await asyncio.shield(self.forget_presence())
+
+    @property
+    def channel_receive(self):
+        """The channel layer's receive, riding out an outage (see ``receive_from_layer``)."""
+        return self.receive_from_layer
+
+    @channel_receive.setter
+    def channel_receive(self, receive):  # set by Channels' AsyncConsumer.__call__
+        self.layer_receive = receive
+
+    async def receive_from_layer(self):
+        """The next message from the channel layer. If the layer fails (Redis restarting),
+        the socket stays open (moves go on: they need only the database), waits until the
+        layer answers again, then rejoins its groups (a restarted Redis has forgotten them)
+        and shows what it missed: Channels would have closed the socket with 1011."""
+        try:
+            return await self.layer_receive()
+        except LAYER_OUTAGES as error:
+            log.warning("Channel layer failed at table %s: %s", self.game_id, error)
+            await wait_for_channel_layer(self.channel_layer)
+            return {"type": "layer.back"}
+
     async def dispatch(self, message):
         await dispatch_without_db_hop(self, message)  # see games/channels_adapter.py
 
     async def connect(self):
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         self.user = self.scope.get("user")
+        self.viewer = "member" if self.user and self.user.is_authenticated else "anonymous"
         self.sent_moves, self.sent_status = -1, ""
         self.left, self.seated, self.grouped = False, False, []
+        self.present = False  # whether this socket has a presence row
+        self.shown_presence = None  # (seat states, watching) as this socket's page shows them
         self.hint_pending, self.hint_task = False, None
         self.bucket = MessageBucket(
             burst=settings.COINS_SOCKET_BURST,
@@ -87,13 +117,25 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
         self.group = group_name(self.game_id)
         await self.join_groups()
         await self.accept()
-        self.presence = await in_db_thread(presence_join)(
-            game_id=self.game_id, channel=self.channel_name, user=self.user
-        )
+        try:
+            self.presence = await in_db_thread(presence_join)(
+                game_id=self.game_id,
+                channel=self.channel_name,
+                user=self.user,
+                address=client_address(self.scope),
+                tab=tab_of(self.scope),
+            )
+        except TooManySockets as refusal:
+            log.info("Socket of table %s refused: too many (%s)", self.game_id, refusal.reason)
+            throttled("sockets")
+            await self.close(code=CLOSE_TOO_MANY_SOCKETS)
+            return
+        self.present = True
+        socket_opened(self.viewer)
         self.presence_task = asyncio.create_task(self._keep_presence())
         await self.send_board()
         await self.chat_connect()
-        await self.announce_presence(self.presence)
+        presence_changed(self.game_id, self.group)
 
     async def join_groups(self):
         """Join the table's group (its updates) and the viewer's (their log-outs).
@@ -116,41 +158,48 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
         self.left = True
         if not hasattr(self, "group"):
             return
-        self.presence_task.cancel()
         if self.hint_task is not None:
             self.hint_task.cancel()
-        presence = await in_db_thread(presence_leave)(channel=self.channel_name)
+        await self.forget_presence()
         try:
             for group in self.grouped:
                 await self.channel_layer.group_discard(group, self.channel_name)
-            if presence is not None:
-                await self.announce_presence(presence)
         except Exception:
             log.warning("Channel layer unavailable: socket of table %s", self.game_id)
+
+    async def forget_presence(self):
+        """Remove this socket's presence row (once) and tell the table a moment later."""
+        if not getattr(self, "present", False):
+            return
+        self.present = False
+        self.presence_task.cancel()
+        socket_closed(self.viewer)
+        await in_db_thread(presence_leave)(channel=self.channel_name)
+        presence_changed(self.game_id, self.group)
 
     async def session_end(self, event):
         """The viewer logged out or changed their password: this socket must not go on
         acting for them. The page reconnects as whoever its cookies now say."""
         await self.close(code=CLOSE_SESSION_ENDED)
 
-    async def announce_presence(self, presence: dict):
-        """Tell the table's other sockets who is here now (they redraw their seats)."""
-        try:
-            if await others_watching(self.channel_layer, self.group, self.channel_name):
-                sender = self.channel_name
-                event = {"type": "table.presence", "presence": presence, "sender": sender}
-                await self.channel_layer.group_send(self.group, event)
-        except Exception:  # presence is in the rows: pages show it when they next draw
-            log.warning("Channel layer unavailable: socket of table %s", self.game_id)
+    async def layer_back(self, event):
+        """The channel layer answers again after an outage: rejoin the groups and show
+        whatever happened meanwhile."""
+        self.grouped = []
+        await self.join_groups()
+        await self.send_board_if_newer()
+        await self.chat_catch_up()
 
     async def table_presence(self, event):
-        """Redraw the board with a newer reading of who is at the table."""
-        presence, known = event["presence"], self.presence
-        if event.get("sender") == self.channel_name or presence["at"] < known["at"]:
+        """A newer reading of who is at the table: seat marks and the watcher count, a small
+        frame (never a board: a watcher's coming and going costs the others nothing)."""
+        if not self.present or event["presence"]["at"] < self.presence["at"]:
             return
-        self.presence = presence
-        if (presence["users"], presence["anonymous"]) != (known["users"], known["anonymous"]):
-            await self.send_board(self.sent_moves)  # not for a second tab of someone here
+        self.presence = event["presence"]  # the next board shows it too
+        shown = (event["states"], event["watching"])
+        if shown != self.shown_presence:  # often it is: a socket's own arrival, say
+            self.shown_presence = shown
+            await self.send(presence_frame(*shown))
 
     async def _keep_presence(self):
         """Refresh this socket's presence row while it stays open (a row left by a killed
@@ -191,9 +240,14 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
             await self.send(render_message(_('Say which card to play, like {"card": "12O"}.')))
             return
         try:
-            html, moves, status = await in_db_thread(_play_and_render)(
-                self.game_id, self.request, card, self.channel_name, self.presence
+            html, moves, status, self.shown_presence = await in_db_thread(_play_and_render)(
+                self.game_id, self.request, card, self.channel_name, self.presence, data
             )
+        except TableMovedOn as moved_on:  # a card sent again: the board tells what happened
+            if not moved_on.already_played:
+                await self.send(render_message(refusal_text(moved_on)))
+            await self.send_board()
+            return
         except (services.GameError, IllegalPlay) as error:
             await self.send(render_message(refusal_text(error)))
             return
@@ -209,7 +263,12 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
             except (services.GameError, IllegalPlay) as error:
                 await self.send(render_message(refusal_text(error)))
                 return
-            card = await choose_elsewhere(HINT_BOT, seed, view)
+            try:
+                card = await choose_elsewhere(HINT_BOT, seed, view, lane=HINTS)
+            except LaneFull as busy:  # the hints lane is full: no search queued
+                throttled("hints")
+                await self.send(render_message(str(busy)))
+                return
             hint = explain_hint(view, card)
             await self.send(render_message(hint, level="hint", hint_card=CARD_CODES[card]))
         finally:
@@ -219,7 +278,7 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
         """Show a change announced to the table: a move count newer than this socket's last
         board, or -1 for a change that is not a move (a seat taken, a resignation)."""
         moves = event["moves"]
-        if moves < 0 or moves > self.sent_moves:
+        if self.present and (moves < 0 or moves > self.sent_moves):
             await self.send_board(None if moves < 0 else moves)
 
     async def send_board(self, moves: int | None = None):
@@ -227,11 +286,12 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
         socket has already sent a later one."""
         if self.left:
             return
-        html, moves, status, seated = await in_db_thread(_render_for)(
+        html, moves, status, seated, shown = await in_db_thread(_render_for)(
             self.game_id, self.seed, self.request, moves, self.presence
         )
         if moves >= self.sent_moves:
             self.sent_moves, self.sent_status, self.seated = moves, status, seated
+            self.shown_presence = shown
             await self.send(html)
 
     async def send_board_if_newer(self):
@@ -275,6 +335,8 @@ def _message_from(text_data, bytes_data) -> dict | _Refusal:
         or not all(isinstance(value, str | None) for value in headers.values())
     ):
         return _Refusal(_('A message holds plain values only, like {"card": "12O"}.'))
+    if any(isinstance(value, str) and CONTROL.search(value) for value in data.values()):
+        return _Refusal(_("A message may not hold control characters."))
     return data
 
 
@@ -292,17 +354,25 @@ def socket_language(user, scope) -> str:
     return translation.get_language_from_request(handshake)
 
 
+def client_address(scope: dict) -> str | None:
+    """The visitor's address (behind a trusted proxy, as coins_site.proxies set it)."""
+    client = scope.get("client")
+    return client[0] if client else None
+
+
+def tab_of(scope: dict) -> str:
+    """The page's tab id (``?tab=``, random per tab: static/js/table.js), or "" if none."""
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    tab = query.get("tab", [""])[0]
+    return tab if TAB_ID.fullmatch(tab) else ""
+
+
 def _access(game_id: int, request) -> tuple[int | None, str]:
     """Return (None, seed) if the viewer may watch this table, else (close code, "")."""
     try:
         game = table_for(request, game_id)
-    except Game.DoesNotExist:
+    except (Game.DoesNotExist, HiddenTable):
         return CLOSE_NOT_FOUND, ""
-    except HiddenTable:
-        return CLOSE_FORBIDDEN, ""
-    user = request.user
-    if user.is_authenticated and live_sockets_of(game_id, user) >= settings.COINS_MAX_SOCKETS:
-        return CLOSE_TOO_MANY_SOCKETS, ""
     return None, game.seed
 
 
@@ -312,26 +382,38 @@ def _moves_and_status(game_id: int) -> tuple[int, str] | None:
 
 def _render_for(
     game_id: int, seed: str, request, moves: int | None, presence: dict
-) -> tuple[str, int, str, bool]:
+) -> tuple[str, int, str, bool, tuple]:
     """Render the board for the socket's viewer: from this process's cache when it has move
-    ``moves``. Return it with the move count and status it shows, and whether the viewer
-    is seated (their chat room follows)."""
+    ``moves``. Return it with the move count and status it shows, whether the viewer is
+    seated (their chat room follows), and the presence it shows."""
     with counted("push"):
         loaded = cached_game(game_id, seed, moves) if moves is not None and moves >= 0 else None
         game = loaded.game if loaded else Game.objects.get(pk=game_id)
         context = viewer_context(game, request, loaded=loaded, presence=presence)
-        return render_board(context, request), game.moves, game.status, context["viewer_is_seated"]
+        seated = context["viewer_is_seated"]
+        html = render_board(context, request)
+        return html, game.moves, game.status, seated, shown_presence(context)
+
+
+def shown_presence(context: dict) -> tuple[list[str], int]:
+    """What a board shows of who is there: each seat's state and the number watching."""
+    return [seat["presence"] for seat in context["seats"]], context["watching"]
 
 
 def _play_and_render(
-    game_id: int, request, card: str, channel: str, presence: dict
-) -> tuple[str, int, str]:
+    game_id: int, request, card: str, channel: str, presence: dict, data: dict
+) -> tuple[str, int, str, tuple]:
     """Play the card (and, without a bot pause, the bots' answers); return the board with
-    the move count and status it shows."""
+    the move count, status and presence it shows."""
     with counted("human") as box:
-        user = request.user
-        result = flow.play_card(game_id=game_id, user=user, card=card, skip_channel=channel)
+        result = flow.play_card(
+            game_id=game_id,
+            user=request.user,
+            card=card,
+            skip_channel=channel,
+            after_moves=data.get("moves"),
+        )
         box["moves"] = result.played
         game = result.loaded.game
         context = viewer_context(game, request, loaded=result.loaded, presence=presence)
-        return render_board(context, request), result.moves, game.status
+        return render_board(context, request), result.moves, game.status, shown_presence(context)

@@ -31,6 +31,17 @@ class SeatUnavailable(GameError):
     code = "seat_unavailable"
 
 
+class TableMovedOn(GameError):
+    """A card sent for an earlier move of the game (a page re-sending a card it was not sure
+    had arrived). ``already_played``: that very card was played then, so nothing is wrong."""
+
+    code = "moved_on"
+
+    def __init__(self, message: str, already_played: bool):
+        super().__init__(message)
+        self.already_played = already_played
+
+
 def locked_game(game_id: int) -> Game:
     """The game row, locked until the transaction ends.
 

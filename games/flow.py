@@ -27,8 +27,8 @@ from django.utils.translation import gettext as _
 from . import state_cache
 from .engine import CARD_CODES, GameState, NotYourTurn, SeatView, TrickRecord, parse_card
 from .engine.bots import SEARCH_BOTS, make_bot
-from .errors import GameNotRunning, NotSeated, locked_game, require_running
-from .models import BotLevel, Game, Hand, Presence, Seat
+from .errors import GameError, GameNotRunning, NotSeated, TableMovedOn, locked_game, require_running
+from .models import BotLevel, Game, Hand, Play, Presence, Seat
 from .move_rows import MoveRows
 from .player_records import seats_dealt, seats_settle
 from .presence import STALE_AFTER
@@ -132,16 +132,26 @@ def play_and_record(rows: MoveRows, seat: int, card: object, auto: bool = False)
     return MoveResult(rows.loaded, seat, code, trick)
 
 
-def play_card(*, game_id: int, user, card: object, skip_channel: str = "") -> MoveResult:
+def play_card(
+    *,
+    game_id: int,
+    user,
+    card: object,
+    skip_channel: str = "",
+    after_moves: int | str | None = None,
+) -> MoveResult:
     """Play ``card`` (a code such as "12O") for ``user``'s seat.
 
     When bots play without a pause (tests, the benchmark) the bots due next answer in the
     same transaction (search bots excepted: they think in another process), so the mover
     gets one board showing their card and the answers. ``skip_channel`` is the mover's own
-    socket, which shows its board itself. Raise GameError or IllegalPlay with a message for
-    the player; nothing changes then.
+    socket, which shows its board itself. ``after_moves`` is the move count of the board the
+    card was chosen on: a card sent twice (a page that lost its connection sends it again)
+    is played once. Raise GameError or IllegalPlay with a message for the player; nothing
+    changes then.
     """
     card = parse_card(card)  # only codes: an int would be taken as the engine's card number
+    after_moves = _move_count(after_moves)
     with transaction.atomic():
         game = locked_game(game_id)
         require_running(game)
@@ -149,6 +159,8 @@ def play_card(*, game_id: int, user, card: object, skip_channel: str = "") -> Mo
         seat = loaded.seat_of(user)
         if seat is None:
             raise NotSeated(_("You are not seated at this table."))
+        if after_moves is not None and after_moves != game.moves:
+            raise _moved_on(game, seat.number, card, after_moves)
         if seat.stand_in:
             raise NotSeated(_("A bot plays your seat for the rest of this game: you were away."))
         if loaded.state.to_play != seat.number:
@@ -163,6 +175,28 @@ def play_card(*, game_id: int, user, card: object, skip_channel: str = "") -> Mo
             result = _bots_follow(rows, result)
         _commit(rows, skip_channel)
         return result
+
+
+def _move_count(value: int | str | None) -> int | None:
+    """A page's move count (a form field), or None when the page sent none."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 6:
+        return int(value)
+    raise GameError(_("That card came with a move number that is not valid."))
+
+
+def _moved_on(game: Game, seat: int, card: int, after_moves: int) -> TableMovedOn:
+    """The refusal of a card chosen on an older board: none is needed if it was played."""
+    played = Play.objects.filter(
+        game=game, sequence=after_moves, seat=seat, card=CARD_CODES[card], auto=False
+    ).exists()
+    return TableMovedOn(
+        _("The table moved on before your card arrived: here it is now, play again."),
+        already_played=played,
+    )
 
 
 def run_due(game_id: int, now: datetime | None = None) -> Literal[False] | Served | Thinking:

@@ -25,7 +25,7 @@ from .flow import end_game, start_game
 from .models import BotLevel, Game, MatchQueue, Presence, Seat
 from .player_records import seats_dealt
 from .presence import STALE_AFTER
-from .services import TABLE_CHECK_EVERY, seat_join
+from .services import TABLE_CHECK_EVERY, check_table_limits, lock_person, seat_join
 from .table_updates import notify_table
 
 TARGETS = (10, 15, 20)
@@ -51,6 +51,7 @@ def find_game(*, user, target: int, clock: int | None, wait: int | None) -> Game
         raise QueueRefused(_("Choose a target, a speed and a wait from the lists."))
     now = timezone.now()
     with transaction.atomic():
+        lock_person(user)  # first, as every request to open or join a table does
         queue, _created = MatchQueue.objects.get_or_create(target=target, clock=clock or 0)
         MatchQueue.objects.select_for_update().get(pk=queue.pk)  # one match at a time
         _leave_other_queue_tables(user)
@@ -103,6 +104,7 @@ def _take_a_bots_seat(game_id: int, user) -> bool:
     seat = Seat.objects.filter(game=game, placeholder=True).order_by("number").first()
     if seat is None:
         return False
+    check_table_limits(user, opens_a_table=False)
     seat.user, seat.bot, seat.placeholder = user, "", False
     seat.save(update_fields=["user", "bot", "placeholder"])
     seats_dealt(game)  # with a person instead of a bot, maybe no bots any more

@@ -101,6 +101,8 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+        # Staff who may view games see a running game's dealt cards only with this one.
+        permissions = [("view_hidden_cards", _("Can see the cards still in hand in running games"))]
         indexes = [
             models.Index(fields=["status", "is_public"]),
             models.Index(fields=["created_at", "id"], name="game_created"),  # admin's order

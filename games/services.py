@@ -11,6 +11,7 @@ from datetime import timedelta
 from functools import partial
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -59,8 +60,8 @@ def game_create(
         raise GameError(_("The target score must be between 1 and 99."))
     if clock not in CLOCKS:
         raise GameError(_("Choose a clock from the list."))
-    check_table_limits(creator, opens_a_table=OPEN in seat_kinds)
     with transaction.atomic():
+        check_table_limits(creator, opens_a_table=OPEN in seat_kinds)
         game = Game.objects.create(
             target=target,
             is_public=is_public,
@@ -86,9 +87,21 @@ def game_create(
     return game
 
 
+def lock_person(user) -> None:
+    """Hold the person's row until the transaction ends, so that their requests to open or
+    join tables are counted one after the other: 25 quick plays at once are 25 requests in
+    turn, each judged against the tables the ones before it made. (FOR NO KEY UPDATE: rows
+    that merely point at the person, a seat or their stats, are not held up by it.)"""
+    get_user_model().objects.select_for_update(no_key=True).filter(pk=user.pk).exists()
+
+
 def check_table_limits(user, *, opens_a_table: bool) -> None:
     """Refuse a new table (or seat) past the per-person limits: games at once, and tables
-    of theirs waiting for players. One account cannot fill the lobby or the servers."""
+    of theirs waiting for players. One account cannot fill the lobby or the servers.
+    Inside the transaction that makes the table or takes the seat: it locks the person."""
+    if not transaction.get_connection().in_atomic_block:
+        raise transaction.TransactionManagementError("Check table limits inside a transaction.")
+    lock_person(user)
     playing = Seat.objects.filter(
         user=user, game__status__in=(Game.Status.IN_PROGRESS, Game.Status.WAITING)
     ).count()
@@ -121,8 +134,8 @@ def seat_join(
     *, game_id: int, user, seat_number: int | None = None, invite_token: str = ""
 ) -> Game:
     """Seat ``user`` at a waiting table (the first open seat unless one is named)."""
-    check_table_limits(user, opens_a_table=False)
     with transaction.atomic():
+        check_table_limits(user, opens_a_table=False)
         game = locked_game(game_id)
         if game.status != Game.Status.WAITING:
             if not game.was_dealt:

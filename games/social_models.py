@@ -21,9 +21,21 @@ class Presence(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE
     )
     seen_at = models.DateTimeField()
+    # Where a signed-out viewer connects from (caps per address), and the page's tab: a tab
+    # that reconnects replaces its own row, so a socket that died never counts against a cap.
+    address = models.GenericIPAddressField(null=True, blank=True)
+    tab = models.CharField(max_length=32, blank=True, default="")
 
     class Meta:
-        indexes = [models.Index(fields=["game", "seen_at"])]
+        indexes = [
+            models.Index(fields=["game", "seen_at"]),
+            models.Index(fields=["user", "seen_at"], name="presence_user"),
+            models.Index(
+                fields=["address", "seen_at"],
+                name="presence_anonymous_address",
+                condition=models.Q(user__isnull=True),
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.user or 'visitor'} at game {self.game_id}"

@@ -17,6 +17,7 @@ from .card_names import SUIT_NAMES
 from .chat import chat_context
 from .engine import IllegalPlay, record_json
 from .engine.cards import SUIT_LETTERS
+from .errors import TableMovedOn
 from .forms import FindGameForm, GameCreateForm
 from .invites import invite_of, table_page_game
 from .models import Game
@@ -185,7 +186,15 @@ class PlayCardView(LoginRequiredMixin, View):
     def post(self, request, game_id: int):
         game = table_page_game(request, game_id)
         try:
-            flow.play_card(game_id=game.pk, user=request.user, card=request.POST.get("card", ""))
+            flow.play_card(
+                game_id=game.pk,
+                user=request.user,
+                card=request.POST.get("card", ""),
+                after_moves=request.POST.get("moves"),  # a form posted twice plays once
+            )
+        except TableMovedOn as moved_on:
+            if not moved_on.already_played:
+                messages.error(request, refusal_text(moved_on))
         except (services.GameError, IllegalPlay) as error:
             messages.error(request, refusal_text(error))
         return redirect(game)

@@ -42,34 +42,95 @@
     if (document.body.dataset.ws !== "open") { holdHand(); }
   });
   document.addEventListener("htmx:wsConnecting", function () { setState("connecting"); });
+  // The socket names this tab (random, kept across reloads of the tab): when it reconnects,
+  // its new socket replaces its old one at the server, so a socket that died (a server
+  // restart, a Redis blip) never counts against the tabs a person may have open.
+  var tabId = null;
+  try {
+    tabId = window.sessionStorage.getItem("coins-tab");
+    if (!tabId) {
+      var bytes = new Uint8Array(12);
+      window.crypto.getRandomValues(bytes);
+      tabId = Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+      window.sessionStorage.setItem("coins-tab", tabId);
+    }
+  } catch (error) { tabId = null; }  // no storage: the server's own staleness check remains
+  if (window.htmx) {
+    var plainSocket = htmx.createWebSocket;
+    htmx.createWebSocket = function (url) {
+      if (tabId) { url += (url.indexOf("?") === -1 ? "?" : "&") + "tab=" + tabId; }
+      return plainSocket ? plainSocket(url) : new WebSocket(url);
+    };
+    // Reconnect soon after a drop (the first try within a second), then every few seconds
+    // at most: never the minutes of an unbounded back-off.
+    htmx.config.wsReconnectDelay = function (retries) {
+      return Math.min(5000, 400 * Math.pow(2, retries)) * (0.75 + Math.random() / 4);
+    };
+  }
   // An update can be lost on the way (the channel layer may drop one): after a silence
   // while the table is open, ask whether it moved. The server answers only if it did.
   var SYNC = '{"sync": true}', SILENCE_MS = 8000;
   var socket = null, lastHeard = Date.now();
+  // A card sent and not yet answered (by a board that shows it, or a refusal). If the
+  // connection drops first, the page says so and sends it again once it is back; the
+  // server plays a card once however often it arrives (it names the board's move count).
+  var pending = null, RESEND_MS = 6000;
+  document.addEventListener("htmx:wsBeforeSend", function (event) {
+    var form = event.target && event.target.closest && event.target.closest("#hand form");
+    var board = document.getElementById("board");
+    if (form && board) {
+      pending = { message: event.detail.message, moves: Number(board.dataset.moves), sentAt: Date.now() };
+    }
+  });
+  function settle() {
+    pending = null;
+    if (document.body.dataset.ws === "unconfirmed") { setState("closed"); }
+  }
+  function resend() {
+    if (!pending || !socket) { return; }
+    pending.sentAt = Date.now();
+    socket.send(pending.message);
+  }
   document.addEventListener("htmx:wsOpen", function (event) {
     socket = event.detail.socketWrapper;
     lastHeard = Date.now();
     setState("open");
-    releaseHand();
+    if (pending) { resend(); } else { releaseHand(); }
   });
   setInterval(function () {
     var board = document.getElementById("board");
     if (!socket || document.body.dataset.ws !== "open" || !board) { return; }
+    // A card with no answer for a while went into a socket that was dying: send it again.
+    if (pending && Date.now() - pending.sentAt > RESEND_MS) { resend(); return; }
     // Even on your own turn: another tab of yours may have played.
     var open = board.dataset.status === "in_progress" || board.dataset.status === "waiting";
     if (!open || Date.now() - lastHeard < SILENCE_MS) { return; }
     lastHeard = Date.now();
     socket.send(SYNC);
   }, 1000);
-  // The server's reasons to close for good: this viewer may not watch, or there is no such
-  // table. htmx does not reconnect after them; the banner says why.
-  var FINAL = { 4403: "forbidden", 4404: "missing", 4409: "tabs", 4429: "flooding" };
+  // The server's reasons to close for good: there is no such table (or it is private), or
+  // the page flooded it. The banner says why, and the page does not reconnect. Too many
+  // sockets: the page tries again now and then (a tab may have been closed meanwhile).
+  // htmx itself reconnects after an abnormal closure (1006, 1011, 1012, 1013); the page
+  // does after the other closures too, a server going away (1001) included.
+  var FINAL = { 4404: "missing", 4429: "flooding" }, HTMX_RETRIES = [1006, 1011, 1012, 1013];
+  var TABS_RETRY_MS = 10000;
   document.addEventListener("htmx:wsClose", function (event) {
     var code = event.detail && event.detail.event ? event.detail.event.code : 0;
+    var wrapper = event.detail && event.detail.socketWrapper;
     if (code === 4401) { window.location.reload(); return; }  // logged out: show who we are now
-    setState(FINAL[code] || "closed");
+    if (FINAL[code]) { setState(FINAL[code]); return; }
+    if (code === 4409) {
+      setState("tabs");
+      if (wrapper) { setTimeout(wrapper.reconnect, TABS_RETRY_MS); }
+      return;
+    }
+    setState(pending ? "unconfirmed" : "closed");
+    if (HTMX_RETRIES.indexOf(code) === -1 && wrapper) {
+      setTimeout(wrapper.reconnect, htmx.config.wsReconnectDelay(0));
+    }
   });
-  document.addEventListener("htmx:wsError", function () { setState("closed"); });
+  document.addEventListener("htmx:wsError", function () { setState(pending ? "unconfirmed" : "closed"); });
   // Your turn: the tab's title says so, and an optional sound plays (a profile setting, off
   // by default) when the turn comes to you.
   var page = document.querySelector(".table-page");
@@ -139,9 +200,12 @@
     if (text.indexOf("chat-log") !== -1 || text.indexOf('id="chat"') !== -1) { showLatestChat(); }
     if (text.indexOf('id="table-message"') !== -1) {
       messageShownAt = Date.now();
+      if (text.indexOf("table-message error") !== -1) { settle(); }  // refused: nothing to resend
       releaseHand();  // refused: the card stays in hand and may be played again
       markHint();
     } else if (text.indexOf('id="board"') !== -1) {
+      var moved = document.getElementById("board");
+      if (pending && moved && Number(moved.dataset.moves) > pending.moves) { settle(); }
       restoreFocus();
       announce();
       // How many boards the socket has brought (tests wait on it).

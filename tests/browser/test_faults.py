@@ -120,3 +120,88 @@ def test_a_killed_server_loses_no_card_and_a_survivor_finishes_the_games(
     assert_conforming(walked)
     record = game_record(walked)
     assert [t["auto"] for h in record["hands"] for t in h["tricks"] if "auto" in t] == [[0], [0]]
+
+
+@pytest.fixture
+def private_redis(settings):
+    """Servers on a Redis of the test's own (the servers fork with these settings)."""
+    from channels.layers import channel_layers
+
+    from tests.redis_server import PrivateRedis
+
+    redis_server = PrivateRedis()
+    redis_server.start()
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [{"address": redis_server.url, "socket_timeout": None}]},
+        }
+    }
+    channel_layers.backends.clear()
+    yield redis_server
+    redis_server.kill()
+    channel_layers.backends.clear()
+
+
+def test_a_click_is_never_lost_to_a_redis_restart_or_a_dropped_socket(
+    private_redis, live_servers, new_page, settings
+):
+    """Two Daphnes behind a proxy share a Redis that restarts mid-game: a person's click
+    still plays, and every page shows what it missed within seconds of Redis's return. Then
+    a click goes into a socket that dies before the server reads it: the page says the card
+    has not arrived, sends it again once it is connected (to the other server), and the card
+    is played once."""
+    from .actions import PLAYABLE, board_moves, play_a_card, sign_up
+    from .proxy import Proxy
+
+    settings.COINS_BOT_PAUSE = 0.05
+    settings.COINS_TRICK_PAUSE = 0.3
+    servers = [live_servers(), live_servers()]
+    proxy = Proxy([server.port.value for server in servers])
+    page = new_page()
+    sign_up(page, proxy.url, "ana")
+    page.goto(f"{proxy.url}/")
+    page.click('[data-action="quick-play"]')
+    page.wait_for_selector("body[data-ws='open']")
+    table = page.url.replace(proxy.url, "")
+    game_id = int(table.strip("/").split("/")[-1])
+    watcher = new_page()  # a visitor watching from the other server
+    watcher.goto(f"{servers[1].url}{table}")
+    watcher.wait_for_selector("body[data-ws='open']")
+
+    page.wait_for_selector(PLAYABLE)
+    private_redis.kill()
+    play_a_card(page)  # the card plays: moves need only the database
+    shown = board_moves(page)
+    private_redis.start()
+    back, played = time.monotonic(), max(shown, moves(game_id))  # bots went on meanwhile
+    for each in (page, watcher):
+        each.wait_for_function(
+            "moves => Number(document.querySelector('#board').dataset.moves) >= moves",
+            arg=played,
+            timeout=5_000,
+        )
+    print(f"every page caught up {time.monotonic() - back:.2f} s after Redis came back")
+
+    page.wait_for_selector(PLAYABLE, timeout=20_000)
+    ana_cards = Play.objects.filter(game_id=game_id, seat=0).count()
+    before = board_moves(page)
+    proxy.dropping = True  # what the page sends now never reaches a server
+    card = page.locator(PLAYABLE).first.get_attribute("data-card")
+    page.click(f"{PLAYABLE}[data-card='{card}']")
+    page.wait_for_timeout(300)
+    proxy.refusing = True
+    proxy.cut()  # the socket drops; while every server is out of reach the page says so
+    page.wait_for_selector("body[data-ws='unconfirmed']")
+    assert "not reached the table" in page.locator("#connection").inner_text()
+    assert Play.objects.filter(game_id=game_id, seat=0).count() == ana_cards
+    proxy.dropping = proxy.refusing = False
+    page.wait_for_function(
+        "moves => Number(document.querySelector('#board').dataset.moves) > moves",
+        arg=before,
+        timeout=5_000,
+    )
+    assert Play.objects.filter(game_id=game_id, seat=0).count() == ana_cards + 1
+    assert Play.objects.filter(game_id=game_id, seat=0, card=card).exists()
+    page.wait_for_selector("body[data-ws='open']")
+    proxy.close()

@@ -16,6 +16,7 @@ from games import flow, services
 from games.channels_adapter import others_watching
 from games.consumers import SYNC
 from games.models import Game, Play
+from games.presence_frames import announcements_sent
 from games.selectors import game_load
 from games.table_updates import notify_table
 
@@ -35,7 +36,9 @@ class Client:
 
     def __init__(self, game_id: int, user=None, seat: int | None = None, query: str = ""):
         self.communicator = WebsocketCommunicator(
-            application, f"/ws/games/{game_id}/{query}", headers=[(b"origin", b"http://localhost")]
+            application,
+            f"/ws/games/{game_id}/{query}",
+            headers=[(b"origin", b"http://localhost"), (b"host", b"localhost")],
         )
         if user is not None:
             self.communicator.scope["user"] = user
@@ -96,6 +99,7 @@ class Client:
     async def drain(self, quiet: float = 0.2) -> None:
         """Take every frame already on its way (boards redrawn as others come and go),
         for at most 10 s: a socket that never falls quiet is a failure."""
+        await announcements_sent()  # who came and went: on their way to the sockets now
         deadline = asyncio.get_running_loop().time() + 10
         while not await self.communicator.receive_nothing(timeout=quiet):
             assert asyncio.get_running_loop().time() < deadline, "the socket never fell quiet"
@@ -305,7 +309,7 @@ async def test_two_humans_and_a_bot_see_each_others_moves(alice, bob):
 async def refused(client: Client, message, expect: str):
     await client.send(message)
     frame = await client.receive()
-    while 'id="board"' in frame:  # a board redrawn as someone came or went
+    while 'id="board"' in frame or 'id="watching"' in frame:  # a board or who is here
         frame = await client.receive()
     assert 'id="table-message"' in frame and expect in frame, frame
     return frame
@@ -403,7 +407,7 @@ async def test_private_tables_refuse_strangers_and_accept_the_invite(alice, bob)
         assert output["type"] == "websocket.close"
         return output["code"]
 
-    assert await closed_with(Client(game.pk, bob)) == 4403
+    assert await closed_with(Client(game.pk, bob)) == 4404  # as for a missing table
     invited = Client(game.pk, bob, query=f"?invite={game.invite_token}")
     assert (await invited.connect())[0]
     assert 'id="board"' in await invited.receive()
@@ -434,9 +438,7 @@ async def test_search_bots_think_in_another_process(alice, monkeypatch, tmp_path
     from games import flow, thinking
 
     def fresh_pool():  # workers read the environment when they start
-        if thinking._pool is not None:
-            thinking._pool.shutdown()
-        thinking._pool = None
+        thinking.shutdown_pools()
 
     log = tmp_path / "thinking.log"
     monkeypatch.setenv("COINS_THINK_LOG", str(log))
@@ -497,7 +499,7 @@ async def test_one_hint_at_a_time_per_socket_and_ten_a_minute_per_person(alice, 
     release = asyncio.Event()
     asked = []
 
-    async def slow_choose(bot_name, seed, view):
+    async def slow_choose(bot_name, seed, view, lane="bots"):
         asked.append(bot_name)
         await release.wait()
         return view.legal_cards[0]
@@ -554,16 +556,18 @@ async def test_each_seat_shows_live_whether_its_person_is_connected(alice, bob, 
     assert presence_of_seat(frame, 0) == "here" and presence_of_seat(frame, 1) == "away"
     assert presence_of_seat(frame, 2) is None  # a bot has no connection to show
 
+    # Who comes and goes reaches the others as a small frame, never a board.
     ben = Client(game.pk, bob, seat=1)
     assert (await ben.connect())[0]
-    await ann.board_where(lambda f: presence_of_seat(f, 1) == "here")
+    frame = await ann.frame_where(lambda f: presence_of_seat(f, 1) == "here")
+    assert 'id="board"' not in frame and 'hx-swap-oob="true"' in frame
     watcher = Client(game.pk, carol)
     assert (await watcher.connect())[0]
-    await ann.board_where(lambda f: 'data-watching="1"' in f)
-    await ben.board_where(lambda f: 'data-watching="1"' in f)
+    await ann.frame_where(lambda f: 'data-watching="1"' in f)
+    await ben.frame_where(lambda f: 'data-watching="1"' in f)
 
     await ben.close()
-    await ann.board_where(lambda f: presence_of_seat(f, 1) == "away")
+    await ann.frame_where(lambda f: presence_of_seat(f, 1) == "away")
     assert not await db(Presence.objects.filter(user=bob).exists)()
 
     # A socket whose process was killed leaves its row; once stale, it counts for nothing.

@@ -93,7 +93,11 @@ class Viewer:
         self.communicator = WebsocketCommunicator(
             application,
             self.socket_path,
-            headers=[(b"origin", ORIGIN), (b"cookie", self.cookie_header())],
+            headers=[
+                (b"origin", ORIGIN),
+                (b"host", b"localhost"),
+                (b"cookie", self.cookie_header()),
+            ],
         )
         connected, code = await self.communicator.connect()
         assert connected, (self.name, code)

@@ -61,3 +61,42 @@ def test_two_people_finding_a_game_at_once_sit_at_one_table(alice, bob, carol, m
         from games import flow
 
         flow.abandon(game_id=table.pk)  # the next pair starts from an empty queue
+
+
+def test_fifty_quick_plays_at_once_never_pass_the_running_games_limit(alice, settings):
+    settings.COINS_MAX_RUNNING_GAMES = 10
+    results = at_once(*[lambda: services.game_quick_play(user=alice)] * 50)
+    started = [r for r in results if isinstance(r, Game)]
+    refused = [r for r in results if isinstance(r, services.GameError)]
+    assert len(started) == 10 and len(refused) == 40, results
+    assert "You are at 10 tables already" in str(refused[0])
+    assert Seat.objects.filter(user=alice, game__status=Game.Status.IN_PROGRESS).count() == 10
+
+
+def test_fifty_new_tables_at_once_never_pass_the_waiting_tables_limit(alice, settings):
+    settings.COINS_MAX_WAITING_TABLES = 3
+
+    def open_table():
+        return services.game_create(creator=alice, target=10, seat_kinds=["me", "open", "open"])
+
+    results = at_once(*[open_table] * 50)
+    assert len([r for r in results if isinstance(r, Game)]) == 3, results
+    assert Game.objects.filter(created_by=alice, status=Game.Status.WAITING).count() == 3
+
+
+def test_joining_and_finding_games_at_once_count_against_one_limit(alice, bob, settings):
+    """Seats taken at others' tables and found games share the person's limit."""
+    from games.matchmaking import find_game
+
+    tables = [
+        services.game_create(creator=bob, target=10, seat_kinds=["me", "open", "random"])
+        for _ in range(6)
+    ]
+    settings.COINS_MAX_RUNNING_GAMES = 4
+    calls = [lambda g=g: services.seat_join(game_id=g.pk, user=alice) for g in tables]
+    calls += [lambda: find_game(user=alice, target=10, clock=30, wait=None)] * 6
+    at_once(*calls)
+    playing = Seat.objects.filter(
+        user=alice, game__status__in=(Game.Status.IN_PROGRESS, Game.Status.WAITING)
+    ).count()
+    assert playing <= 4

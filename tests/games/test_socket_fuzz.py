@@ -44,6 +44,17 @@ frames = st.one_of(
 )
 
 
+def fresh_database_pool() -> None:
+    """Each example runs on an event loop of its own (as each async test does, see the
+    ``fresh_database_pool`` fixture): after many sockets at once in an earlier test, a
+    connection taken on an example's loop may never go back to the pool, so each example
+    gets a fresh one rather than running the pool dry by the twentieth."""
+    from django.db import connection
+
+    if getattr(connection, "pool", None) is not None:
+        connection.close_pool()
+
+
 def hand_and_turn(game_id: int) -> tuple[set[str], bool, int]:
     game = Game.objects.get(pk=game_id)
     state = game_load(game).state
@@ -87,5 +98,6 @@ def test_no_frame_moves_the_game_unless_it_is_a_legal_card(alice, caplog, batch)
         await client.close()
 
     async_to_sync(run)()
+    fresh_database_pool()
     errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
     assert not errors, errors

@@ -1,0 +1,106 @@
+"""The thinking processes: hints in a lane of their own (lower priority, capped), and
+workers that die with the process that started them."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from games import services, thinking
+
+from .helpers import can_play
+from .test_consumer import Client, db
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def fresh_pools():
+    thinking.shutdown_pools()
+    yield
+    thinking.shutdown_pools()
+
+
+def test_hint_workers_run_below_the_bots_workers(fresh_pools):
+    bots = thinking.pool(thinking.BOTS).submit(os.nice, 0).result(timeout=60)
+    hints = thinking.pool(thinking.HINTS).submit(os.nice, 0).result(timeout=60)
+    assert hints >= bots + thinking.HINT_NICENESS
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("table_runner")
+async def test_a_full_hints_lane_refuses_at_once_and_the_game_goes_on(alice, settings):
+    settings.COINS_HINTS_AT_ONCE = 0  # every hint finds the lane full
+    game = await db(services.game_create)(
+        creator=alice, target=10, seat_kinds=["me", "random", "random"], is_rated=False
+    )
+    client = Client(game.pk, alice, 0)
+    await client.connect()
+    await client.board_where(can_play)
+    await client.send({"hint": "1"})
+    refusal = await client.frame_where(lambda f: 'id="table-message"' in f)
+    assert "ask again in a moment" in refusal
+    assert thinking._asked[thinking.HINTS] == 0
+    await client.play_to_the_end()
+    await client.close()
+
+
+SERVER_LIKE = """
+import os, sys
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "coins_site.settings_test")
+import django
+django.setup()
+from games import thinking
+for lane in (thinking.BOTS, thinking.HINTS):
+    thinking.pool(lane).submit(os.getpid).result(timeout=60)
+print("ready", flush=True)
+sys.stdin.read()
+"""
+
+
+def descendants(pid: int) -> set[int]:
+    """Every process started under ``pid`` (read from /proc)."""
+    found, frontier = set(), [pid]
+    while frontier:
+        parent = frontier.pop()
+        children = Path(f"/proc/{parent}/task/{parent}/children")
+        for child in children.read_text().split() if children.exists() else []:
+            found.add(int(child))
+            frontier.append(int(child))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc (Linux)")
+def test_a_killed_server_leaves_no_thinking_process_behind():
+    server = subprocess.Popen(
+        [sys.executable, "-c", SERVER_LIKE],
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert server.stdout.readline().strip() == "ready"
+        workers = descendants(server.pid)
+        assert len(workers) >= 2  # a worker per lane at least (and the resource tracker)
+        server.send_signal(signal.SIGKILL)
+        server.wait(timeout=10)
+        deadline = time.monotonic() + 15
+        while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not [pid for pid in workers if alive(pid)]
+    finally:
+        if server.poll() is None:
+            server.kill()
