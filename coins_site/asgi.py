@@ -23,6 +23,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from coins_site.proxies import ForwardedClient  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from games.runner import start_in_this_process  # noqa: E402
 
@@ -39,14 +40,18 @@ class StartsTableRunner:
         return await self.app(scope, receive, send)
 
 
-application = StartsTableRunner(
-    ProtocolTypeRouter(
-        {
-            "http": django_asgi_app,
-            "websocket": AllowedHostsOriginValidator(
-                AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-            ),
-        }
+# Outermost: behind trusted proxies (COINS_TRUSTED_PROXIES), pages and sockets alike see the
+# visitor's address, never the proxy's.
+application = ForwardedClient(
+    StartsTableRunner(
+        ProtocolTypeRouter(
+            {
+                "http": django_asgi_app,
+                "websocket": AllowedHostsOriginValidator(
+                    AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+                ),
+            }
+        )
     )
 )
 
