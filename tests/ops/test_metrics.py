@@ -125,3 +125,12 @@ def test_the_runner_observes_how_late_it_serves_a_due_game(alice):
     assert 5 <= sample("coins_runner_lag_seconds_sum") - total < 65
     assert claim_and_run() is None  # nothing due: nothing observed
     assert sample("coins_runner_lag_seconds_count") == count + 1
+
+
+def test_a_mistyped_allow_list_stops_the_start_with_its_reason():
+    from django.core.exceptions import ImproperlyConfigured
+
+    from coins_site.operations.views import _networks
+
+    with pytest.raises(ImproperlyConfigured, match="COINS_METRICS_ALLOW"):
+        _networks(("127.0.0.0/8", "10.0.0.0/33"))
