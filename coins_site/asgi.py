@@ -22,6 +22,7 @@ if not settings.DEBUG and settings.SECRET_KEY == settings.DEVELOPMENT_SECRET_KEY
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
+from coins_site.proxies import ForwardedClient  # noqa: E402
 from coins_site.websocket_origin import SameOriginValidator  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from games.runner import start_in_this_process  # noqa: E402
@@ -39,14 +40,18 @@ class StartsTableRunner:
         return await self.app(scope, receive, send)
 
 
-application = StartsTableRunner(
-    ProtocolTypeRouter(
-        {
-            "http": django_asgi_app,
-            "websocket": SameOriginValidator(
-                AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-            ),
-        }
+# Outermost: behind trusted proxies (COINS_TRUSTED_PROXIES), pages and sockets alike see the
+# visitor's address, never the proxy's.
+application = ForwardedClient(
+    StartsTableRunner(
+        ProtocolTypeRouter(
+            {
+                "http": django_asgi_app,
+                "websocket": SameOriginValidator(
+                    AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+                ),
+            }
+        )
     )
 )
 

@@ -5,6 +5,7 @@ switches to PostgreSQL, ``REDIS_URL`` to the Redis channel layer (needed as soon
 than one Daphne process serves the site). See README.md for the production variables.
 """
 
+import logging
 import os
 import warnings
 from datetime import timedelta
@@ -51,11 +52,16 @@ INSTALLED_APPS = [
     "games",
     "ratings",
     "axes",
+    "coins_site.operations",  # /healthz, /metrics, the runners' heartbeats
 ]
 
 MIDDLEWARE = [
+    # First: /healthz and /metrics answer before sessions, hosts or redirects are looked at.
+    "coins_site.operations.middleware.OperationsEndpointsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "coins_site.middleware.ContentSecurityPolicyMiddleware",
+    # Before any view or database work: NUL and other control characters get a 400.
+    "coins_site.middleware.RefuseControlCharactersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -113,9 +119,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_boo
     "DATABASE_POOL", True
 ):
     # Under ASGI each database_sync_to_async call may open a connection; a pool reuses them.
-    # Health checks would cost a round trip per checkout: the pool replaces broken ones.
+    # With a pool, Django's CONN_HEALTH_CHECKS becomes the pool's own check
+    # (ConnectionPool.check_connection, an empty query as it hands a connection out): after
+    # PostgreSQL dropped its connections (a restart, pg_terminate_backend) the first request
+    # on each would otherwise answer 500. Its cost is in docs/operations.md.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
-    DATABASES["default"]["CONN_HEALTH_CHECKS"] = False
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = env_bool("DATABASE_POOL_CHECK", True)
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": 2,
         "max_size": int(os.environ.get("DATABASE_POOL_SIZE", "20")),
@@ -222,12 +231,37 @@ if env_bool("DJANGO_HTTPS", False):
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_HSTS_SUBDOMAINS", True)
     SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", True)
 
+# -- Operations (docs/operations.md) ------------------------------------------------------
+# LOG_FORMAT=json: every log line one JSON object (time, level, logger, message, exception),
+# the server's access log included; default: plain text.
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "text").strip().lower()
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {"json": {"()": "coins_site.logs.JsonFormatter"}},
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            **({"formatter": "json"} if LOG_FORMAT == "json" else {}),
+        }
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
+if LOG_FORMAT == "json":
+    logging.captureWarnings(True)  # Python's warnings become log lines (JSON) too
+# Addresses and networks of our own proxies (comma-separated; "unix" for a proxy talking over
+# a Unix socket): only from them is X-Forwarded-For believed, read from the right
+# (coins_site/proxies.py). Default: none, every peer is the visitor.
+COINS_TRUSTED_PROXIES = env_list("COINS_TRUSTED_PROXIES")
+# /healthz: a table runner must have beaten within this many seconds (0: no runner check).
+COINS_HEALTH_RUNNER_AGE = float(os.environ.get("COINS_HEALTH_RUNNER_AGE", "15"))
+# /metrics: answered to these addresses and networks, or to "Authorization: Bearer <token>";
+# everyone else gets a 404.
+COINS_METRICS_ALLOW = env_list("COINS_METRICS_ALLOW", "127.0.0.0/8,::1")
+COINS_METRICS_TOKEN = os.environ.get("COINS_METRICS_TOKEN", "")
+# coins_site.serve: a connection whose request headers are not complete this many seconds
+# after it became ready for a request is closed (slow-header clients; 0: no limit).
+COINS_HEADER_TIMEOUT = float(os.environ.get("COINS_HEADER_TIMEOUT", "10"))
 
 # Game play: the pause before a bot plays (so people can follow the trick). How long a bot
 # thinks is the bot's own budget (games/engine/bots), the same everywhere it plays.

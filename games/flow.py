@@ -24,6 +24,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from coins_site.monitoring import moves_played
+
 from . import state_cache
 from .engine import CARD_CODES, GameState, NotYourTurn, SeatView, TrickRecord, parse_card
 from .engine.bots import SEARCH_BOTS, make_bot
@@ -129,6 +131,8 @@ def play_and_record(rows: MoveRows, seat: int, card: object, auto: bool = False)
     hand_number, trick_number, order = state.hand_number, state.trick_number, len(state.trick)
     trick = state.play(seat, card)
     code = rows.record(seat, trick, hand_number, trick_number, order, auto)
+    by = "auto" if auto else "bot" if (s := rows.loaded.seats[seat]).bot or s.stand_in else "person"
+    transaction.on_commit(partial(moves_played, by))  # counted once the card is kept
     return MoveResult(rows.loaded, seat, code, trick)
 
 

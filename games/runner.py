@@ -22,6 +22,9 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from coins_site.monitoring import runner_lag
+from coins_site.operations import heartbeat
+
 from . import flow
 from .db_threads import in_db_thread
 from .metrics import counted
@@ -43,15 +46,18 @@ def claim_and_run() -> int | flow.Thinking | None:
     bot must think about), or None when nothing is due."""
     with counted("bot") as box, transaction.atomic():
         box["moves"] = 0  # a look at the schedule costs queries too: counted, no card
-        due = (
+        now = timezone.now()
+        claimed = (
             Game.objects.select_for_update(skip_locked=True)
-            .filter(due_at__lte=timezone.now())
+            .filter(due_at__lte=now)
             .order_by("due_at")
-            .values_list("pk", flat=True)
+            .values_list("pk", "due_at")
             .first()
         )
-        if due is None:
+        if claimed is None:
             return None
+        due, due_at = claimed
+        runner_lag((now - due_at).total_seconds())  # how late this game's work is served
         try:
             with transaction.atomic():
                 outcome = flow.run_due(due)
@@ -122,8 +128,11 @@ async def run_tables_forever() -> None:
     log.info("Table runner started in process %s", os.getpid())
     idle_since = 0.0
     idle_task: asyncio.Task | None = None
+    pacemaker = heartbeat.Pacemaker()
     while True:
         try:
+            if pacemaker.due():  # this runner is alive, for /healthz
+                await in_db_thread(pacemaker.beat)()
             if not await run_due_tables():
                 now = time.monotonic()
                 idle = idle_task is None or idle_task.done()

@@ -1,0 +1,75 @@
+"""After PostgreSQL drops the site's connections, no request answers 500: the pool checks
+each connection as it hands it out (PostgreSQL only)."""
+
+import time
+
+import psycopg
+import pytest
+from django.db import connection
+from django.test import Client
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(
+        connection.vendor != "postgresql", reason="the connection pool is PostgreSQL's"
+    ),
+]
+
+PAGE = "/games/"  # the lobby: reads the database on every request
+
+
+def terminate_the_pools_backends() -> int:
+    """``pg_terminate_backend`` every other connection to the test database, as a server
+    restart or an operator would; wait until they are gone."""
+    params = connection.get_connection_params()
+    params.pop("pool", None)
+    params.pop("cursor_factory", None)
+    params.pop("context", None)
+    with psycopg.connect(**params, autocommit=True) as admin:
+        others = "datname = current_database() AND pid <> pg_backend_pid()"
+        kill = f"SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE {others}"
+        killed = admin.execute(kill).fetchone()[0]
+        deadline = time.monotonic() + 30
+        while admin.execute(f"SELECT count(*) FROM pg_stat_activity WHERE {others}").fetchone()[0]:
+            assert time.monotonic() < deadline, "backends still there"
+            time.sleep(0.05)
+    return killed
+
+
+def served(client: Client) -> int:
+    """A request as a server serves it: the connection goes back to the pool at its end
+    (the test client itself keeps it for the next request)."""
+    status = client.get(PAGE).status_code
+    connection.close()
+    return status
+
+
+def statuses_after_termination() -> list[int]:
+    """Fill the pool through real requests, terminate its connections, request again."""
+    connection.close()
+    connection.close_pool()  # a pool made with the settings as they are now
+    client = Client(HTTP_HOST="localhost", raise_request_exception=False)
+    assert [served(client) for _ in range(3)] == [200] * 3
+    pool = connection.pool
+    deadline = time.monotonic() + 30
+    while pool.get_stats()["pool_available"] < pool.min_size:  # min_size kept open
+        assert time.monotonic() < deadline, pool.get_stats()
+        time.sleep(0.05)
+    assert terminate_the_pools_backends() >= pool.min_size
+    return [served(client) for _ in range(2 * pool.min_size + 2)]
+
+
+def test_no_request_answers_500_after_the_connections_were_terminated():
+    assert connection.settings_dict["CONN_HEALTH_CHECKS"]  # the site's setting, pool check on
+    assert statuses_after_termination() == [200] * 6
+
+
+def test_without_the_check_the_first_request_on_a_dead_connection_fails():
+    """The same scenario with the pool's check off (what the site had): proof the test
+    above would see the failure."""
+    connection.settings_dict["CONN_HEALTH_CHECKS"] = False
+    try:
+        assert 500 in statuses_after_termination()
+    finally:
+        connection.settings_dict["CONN_HEALTH_CHECKS"] = True
+        connection.close_pool()
