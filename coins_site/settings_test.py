@@ -20,3 +20,6 @@ COINS_SOCKET_RATE = 10_000.0
 COINS_SIGNUPS_PER_HOUR = 10_000
 COINS_RESETS_PER_HOUR_FROM_ADDRESS = 10_000
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# Reset mails are sent in the request's own thread, which sees the test's transaction; the
+# background sender's own tests turn it back on (with transactional databases).
+COINS_RESET_MAIL_IN_BACKGROUND = False
