@@ -60,3 +60,20 @@ def throttled_count(limit: str) -> float:
     from coins_site.monitoring import THROTTLED
 
     return THROTTLED.labels(limit=limit)._value.get()
+
+
+FAST_BOUNDED_HASHER = "tests.accounts.helpers.FastBoundedHasher"
+
+
+def _fast_bounded_hasher():
+    from accounts.hashers import BoundedPBKDF2PasswordHasher
+
+    class FastBoundedHasher(BoundedPBKDF2PasswordHasher):
+        """The site's bounded hasher with one iteration: the bound without the cost."""
+
+        iterations = 1
+
+    return FastBoundedHasher
+
+
+FastBoundedHasher = _fast_bounded_hasher()
