@@ -5,15 +5,18 @@ here). Under Daphne each request's sync code runs in its own thread and ``hashli
 the GIL, so 24 parallel wrong passwords once meant 24 hashes competing for two cores and an
 unrelated page taking 19 s. Here at most ``COINS_HASHING_SLOTS`` hashes run at once per
 process; ``COINS_HASHING_QUEUE`` more may wait, each at most ``COINS_HASHING_WAIT`` seconds
-(a waiting request holds a pooled database connection, so the queue stays small). Anything
-beyond is refused at once with ``HashingBusy``, which the site answers with a "busy, try
+(a waiting request holds a pooled database connection, so the queue stays small), and one
+address holds at most ``COINS_HASHING_PER_ADDRESS`` of those places. Anything beyond is
+refused at once with ``HashingBusy``, which the site answers with a "busy, try
 again in a moment" page (503, ``accounts.middleware.BusyMiddleware``).
 """
 
 from __future__ import annotations
 
 import threading
+from collections import Counter
 from contextlib import contextmanager
+from contextvars import ContextVar
 
 from django.conf import settings
 from django.contrib.auth.hashers import PBKDF2PasswordHasher
@@ -34,18 +37,28 @@ class HashingBusy(Busy):
     limit = "hashing"
 
 
-class HashingLimiter:
-    """``slots`` hashes at once; ``queue`` more may wait up to ``wait`` seconds for one."""
+# Whose request is hashing: the client's address, set for each request by
+# accounts.middleware.BusyMiddleware ("" outside requests: commands, the shell).
+hashing_for: ContextVar[str] = ContextVar("hashing_for", default="")
 
-    def __init__(self, slots: int, queue: int, wait: float):
+
+class HashingLimiter:
+    """``slots`` hashes at once; ``queue`` more may wait up to ``wait`` seconds for one; and
+    one address holds at most ``per_address`` of those places, so a flood from one address
+    cannot fill the queue that everyone else's log-ins wait in."""
+
+    def __init__(self, slots: int, queue: int, wait: float, per_address: int = 0):
+        places = max(1, slots) + max(0, queue)
         self.slots = threading.BoundedSemaphore(max(1, slots))
-        self.admission = threading.BoundedSemaphore(max(1, slots) + max(0, queue))
+        self.admission = threading.BoundedSemaphore(places)
         self.wait = max(0.0, wait)
+        self.per_address = per_address if per_address > 0 else places
+        self.holders: Counter = Counter()
+        self.lock = threading.Lock()
 
     @contextmanager
-    def slot(self):
-        if not self.admission.acquire(blocking=False):
-            raise HashingBusy
+    def slot(self, address: str = ""):
+        self._admit(address)
         try:
             if not self.slots.acquire(timeout=self.wait):
                 raise HashingBusy
@@ -54,6 +67,23 @@ class HashingLimiter:
             finally:
                 self.slots.release()
         finally:
+            self._leave(address)
+
+    def _admit(self, address: str) -> None:
+        with self.lock:
+            if address and self.holders[address] >= self.per_address:
+                raise HashingBusy
+            if not self.admission.acquire(blocking=False):
+                raise HashingBusy
+            if address:
+                self.holders[address] += 1
+
+    def _leave(self, address: str) -> None:
+        with self.lock:
+            if address:
+                self.holders[address] -= 1
+                if not self.holders[address]:
+                    del self.holders[address]
             self.admission.release()
 
 
@@ -70,6 +100,7 @@ def limiter() -> HashingLimiter:
                 settings.COINS_HASHING_SLOTS,
                 settings.COINS_HASHING_QUEUE,
                 settings.COINS_HASHING_WAIT,
+                settings.COINS_HASHING_PER_ADDRESS,
             )
         return _limiter
 
@@ -90,5 +121,5 @@ class BoundedPBKDF2PasswordHasher(PBKDF2PasswordHasher):
     dummy hash for unknown users and the extra work of ``harden_runtime``."""
 
     def encode(self, password, salt, iterations=None):
-        with limiter().slot():
+        with limiter().slot(hashing_for.get()):
             return super().encode(password, salt, iterations)

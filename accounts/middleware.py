@@ -7,7 +7,7 @@ from django.utils import translation
 from coins_site.monitoring import throttled
 
 from . import throttles
-from .hashers import Busy
+from .hashers import Busy, hashing_for
 from .selectors import preferred_language
 
 RETRY_AFTER_SECONDS = 2
@@ -37,15 +37,23 @@ class PreferredLanguageMiddleware:
 
 
 class BusyMiddleware:
-    """Turn ``Busy`` (too many password hashes at once in this process, or a full reset-mail
-    queue) into a page that says so: 503 with ``Retry-After``. The slots of the abuse limits
-    the request took are given back, since the work it was refused did not happen."""
+    """Tell the hasher whose request it hashes for (its address, for the per-address share
+    of the hashing slots); turn ``Busy`` (too many password hashes at once in this process,
+    or a full reset-mail queue) into a page that says so: 503 with ``Retry-After``. The
+    slots of the abuse limits the request took are given back, since the work it was
+    refused did not happen."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
-        return self.get_response(request)
+        # Whose hash this request's password checks are, for the per-address share of the
+        # hashing slots (a context variable: it follows the request into sync code).
+        token = hashing_for.set(throttles.client_address(request))
+        try:
+            return self.get_response(request)
+        finally:
+            hashing_for.reset(token)
 
     def process_exception(self, request, exception):
         if not isinstance(exception, Busy):

@@ -95,13 +95,15 @@ AXES_VERBOSE = False  # no banner on every management command
 COINS_LOGIN_FAILURES_PER_ADDRESS = int(os.environ.get("COINS_LOGIN_FAILURES_PER_ADDRESS", "20"))
 # Password hashing: Django's PBKDF2 (same algorithm name and iterations, so every stored hash
 # verifies) with at most COINS_HASHING_SLOTS hashes at once per process, COINS_HASHING_QUEUE
-# more waiting at most COINS_HASHING_WAIT seconds; beyond that, "busy" (503, Retry-After).
+# more waiting at most COINS_HASHING_WAIT seconds, at most COINS_HASHING_PER_ADDRESS of those
+# places for one address; beyond that, "busy" (503, Retry-After).
 PASSWORD_HASHERS = ["accounts.hashers.BoundedPBKDF2PasswordHasher"]
 COINS_HASHING_SLOTS = int(os.environ.get("COINS_HASHING_SLOTS") or 0) or max(
     1, (os.cpu_count() or 1) // 2
 )
 COINS_HASHING_QUEUE = int(os.environ.get("COINS_HASHING_QUEUE", "4"))
 COINS_HASHING_WAIT = float(os.environ.get("COINS_HASHING_WAIT", "1.0"))
+COINS_HASHING_PER_ADDRESS = int(os.environ.get("COINS_HASHING_PER_ADDRESS", "2"))
 
 ROOT_URLCONF = "coins_site.urls"
 ASGI_APPLICATION = "coins_site.asgi.application"

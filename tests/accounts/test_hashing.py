@@ -52,14 +52,50 @@ def test_a_full_limiter_refuses_at_once_and_a_queued_hash_waits_its_turn():
     holding.wait()
     queued = threading.Thread(target=queue)
     queued.start()
-    while gate.admission._value:  # the queued one has taken the last place in the queue
-        threading.Event().wait(0.001)
+    wait_for(lambda: not gate.admission._value)  # the queued one took the last place
     with pytest.raises(HashingBusy), gate.slot():  # slot and queue full: refused at once
         pass
     release.set()
     holder.join()
     queued.join()
     assert waited == [True]
+
+
+def wait_for(condition) -> None:
+    """Until ``condition()`` holds: the other threads have reached the state it names."""
+    while not condition():
+        threading.Event().wait(0.001)
+
+
+def test_one_address_holds_at_most_its_share_of_the_places():
+    gate = HashingLimiter(slots=1, queue=4, wait=30, per_address=2)
+    inside, release, served = threading.Event(), threading.Event(), []
+
+    def hold():
+        with gate.slot("10.0.0.1"):
+            inside.set()
+            release.wait()
+
+    def wait_turn(address):
+        with gate.slot(address):
+            served.append(address)
+
+    threads = [threading.Thread(target=hold)]
+    threads[0].start()
+    inside.wait()
+    threads.append(threading.Thread(target=wait_turn, args=("10.0.0.1",)))
+    threads[-1].start()
+    wait_for(lambda: gate.holders["10.0.0.1"] == 2)
+    with pytest.raises(HashingBusy), gate.slot("10.0.0.1"):  # its share is used
+        pass
+    threads.append(threading.Thread(target=wait_turn, args=("10.0.0.2",)))
+    threads[-1].start()  # another address still finds a place
+    wait_for(lambda: gate.holders.get("10.0.0.2") == 1)
+    release.set()
+    for thread in threads:
+        thread.join()
+    assert sorted(served) == ["10.0.0.1", "10.0.0.2"]
+    assert not gate.holders
 
 
 def test_a_hash_that_waits_too_long_is_refused():
