@@ -20,7 +20,11 @@ NO_LIMITS = {  # every request reaches the hasher: only the hashing bound is lef
     "AXES_FAILURE_LIMIT": "1000000",
     "COINS_LOGIN_FAILURES_PER_ADDRESS": "1000000",
 }
-NO_BOUND = {"COINS_HASHING_SLOTS": "1000", "COINS_HASHING_QUEUE": "1000"}  # as before
+NO_BOUND = {  # as before the bound
+    "COINS_HASHING_SLOTS": "1000",
+    "COINS_HASHING_QUEUE": "1000",
+    "COINS_HASHING_PER_ADDRESS": "1000",
+}
 
 
 class Command(BaseCommand):
@@ -29,6 +33,9 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--seconds", type=float, default=10.0)
         parser.add_argument("--parallel", type=int, nargs="+", default=[24, 50])
+        parser.add_argument(
+            "--only", nargs="+", default=[], help="scenarios: control limits bound_only unbounded"
+        )
 
     def handle(self, *args, **options):
         if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
@@ -49,6 +56,8 @@ class Command(BaseCommand):
         ]
         figures = {}
         for name, env, target in scenarios:
+            if options["only"] and name not in options["only"]:
+                continue
             for parallel in options["parallel"]:
                 figures[f"{name}_{target}_{parallel}"] = self.flood(
                     user, env, target, parallel, options["seconds"]
