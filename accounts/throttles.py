@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import logging
+import time
 
 from django.conf import settings
 from django.core.cache import cache
@@ -112,3 +113,15 @@ def reserved(request) -> list[tuple[str, object]]:
 def forget_reservations(request) -> None:
     """Keep the slots ``request`` took for good (the work was done and counts)."""
     request.__dict__.pop(RESERVED, None)
+
+
+def count(kind: str, who: str, window: int = HOUR) -> int:
+    """Add one to ``kind`` for ``who`` in the current window; return the new count (0 if
+    the cache is down). Atomic: compare the answer with the limit (games.hints does)."""
+    key = f"throttle:{kind}:{who}:{int(time.time() // window)}"
+    try:
+        cache.add(key, 0, timeout=window + 60)
+        return cache.incr(key)
+    except Exception as error:
+        log.warning("Throttle counter unavailable (%s): %s allowed", error, kind)
+        return 0
