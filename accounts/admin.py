@@ -7,7 +7,9 @@
 from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 
+from .forms import check_name
 from .models import Profile
 
 User = get_user_model()
@@ -21,7 +23,29 @@ class ProfileInline(admin.StackedInline):
     max_num = 1
 
 
+class CheckedUserCreationForm(AdminUserCreationForm):
+    """The admin's new users follow the sign-up's rules on names (no lookalikes, no bots)."""
+
+    def clean_username(self):
+        username = super().clean_username()
+        if username:
+            check_name(username)
+        return username
+
+
+class CheckedUserChangeForm(UserChangeForm):
+    """A renamed user may not take a lookalike of another's name or a bot's."""
+
+    def clean_username(self):
+        username = self.cleaned_data.get("username")
+        if username and username != self.initial.get("username"):
+            check_name(username, owner_id=self.instance.pk)
+        return username
+
+
 class UserAdmin(BaseUserAdmin):
+    form = CheckedUserChangeForm
+    add_form = CheckedUserCreationForm
     inlines = (*BaseUserAdmin.inlines, ProfileInline)
     # Ids with a lookup popup, not a select of every permission drawn option by option:
     # that drawing was most of the page's time (bench_pages, "admin user heavy").

@@ -7,7 +7,43 @@ from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import get_language_info
 from django.utils.translation import gettext_lazy as _
 
+from coins_site.monitoring import throttled
+
 from .models import Profile
+from .names import lookalike_key, mixes_scripts_dangerously, passes_for_a_bot
+
+
+def check_name(name: str, *, owner_id=None) -> None:
+    """Refuse a username or display name that passes for a bot, mixes scripts with lookalike
+    letters, or looks like another user's username (``owner_id``: the user it is for)."""
+    if passes_for_a_bot(name):
+        throttled("name")
+        raise forms.ValidationError(
+            _("“%(name)s” could be taken for one of the site's bots; choose another name."),
+            code="bot_name",
+            params={"name": name},
+        )
+    if mixes_scripts_dangerously(name):
+        throttled("name")
+        raise forms.ValidationError(
+            _("“%(name)s” mixes letters of different alphabets that look alike; use one alphabet."),
+            code="mixed_scripts",
+            params={"name": name},
+        )
+    lookalikes = Profile.objects.filter(username_skeleton=lookalike_key(name))
+    if owner_id is not None:
+        lookalikes = lookalikes.exclude(user_id=owner_id)
+    if lookalikes.exists():
+        throttled("name")
+        raise lookalike_error(name)
+
+
+def lookalike_error(name: str) -> forms.ValidationError:
+    return forms.ValidationError(
+        _("“%(name)s” looks too much like another player's username; choose another name."),
+        code="lookalike",
+        params={"name": name},
+    )
 
 
 class SignUpForm(UserCreationForm):
@@ -25,6 +61,12 @@ class SignUpForm(UserCreationForm):
         email.help_text = _("Only used to send you a link if you forget your password.")
         email.widget.attrs["autocomplete"] = "email"
         self.fields["username"].widget.attrs["autocomplete"] = "username"
+
+    def clean_username(self) -> str:
+        username = super().clean_username()  # NFKC-normalized; None if taken in any case
+        if username:
+            check_name(username)
+        return username
 
     def clean_email(self) -> str:
         return get_user_model().objects.normalize_email(self.cleaned_data.get("email") or "")
@@ -63,4 +105,5 @@ class ProfileForm(forms.ModelForm):
                 _("Another player's username is “%(name)s”; choose a different name."),
                 params={"name": name},
             )
+        check_name(name, owner_id=self.instance.user_id)
         return name

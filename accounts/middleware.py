@@ -1,8 +1,16 @@
-"""Serve logged-in users in the language they chose in their profile."""
+"""Serve logged-in users in the language they chose in their profile; answer "busy" when the
+server cannot take on a password hash (or a reset mail) right now."""
 
+from django.shortcuts import render
 from django.utils import translation
 
+from coins_site.monitoring import throttled
+
+from . import throttles
+from .hashers import Busy, hashing_for
 from .selectors import preferred_language
+
+RETRY_AFTER_SECONDS = 2
 
 
 class PreferredLanguageMiddleware:
@@ -26,3 +34,32 @@ class PreferredLanguageMiddleware:
                 translation.activate(language)
                 request.LANGUAGE_CODE = translation.get_language()
         return self.get_response(request)
+
+
+class BusyMiddleware:
+    """Tell the hasher whose request it hashes for (its address, for the per-address share
+    of the hashing slots); turn ``Busy`` (too many password hashes at once in this process,
+    or a full reset-mail queue) into a page that says so: 503 with ``Retry-After``. The
+    slots of the abuse limits the request took are given back, since the work it was
+    refused did not happen."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        # Whose hash this request's password checks are, for the per-address share of the
+        # hashing slots (a context variable: it follows the request into sync code).
+        token = hashing_for.set(throttles.client_address(request))
+        try:
+            return self.get_response(request)
+        finally:
+            hashing_for.reset(token)
+
+    def process_exception(self, request, exception):
+        if not isinstance(exception, Busy):
+            return None
+        throttles.give_back_all(request)
+        throttled(exception.limit)
+        response = render(request, "accounts/busy.html", status=503)
+        response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        return response

@@ -36,6 +36,12 @@ class Profile(models.Model):
         help_text=_("Play a short sound when it becomes your turn at a table."),
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    # The username's lookalike key (accounts.names.lookalike_key), unique: two names that look
+    # alike cannot both exist. Empty (NULL) only for users who already looked like an older
+    # user's name when the key was introduced.
+    username_skeleton = models.CharField(
+        _("username skeleton"), max_length=600, null=True, blank=True, unique=True, editable=False
+    )
 
     class Meta:
         verbose_name = _("profile")

@@ -25,7 +25,7 @@ urlpatterns = [
     ),
     path(
         "password/reset/sent/",
-        auth_views.PasswordResetDoneView.as_view(),
+        views.PasswordResetDoneView.as_view(),
         name="password_reset_done",
     ),
     path(

@@ -9,10 +9,34 @@ from django.urls import reverse_lazy
 from django.utils.translation import gettext as _
 from django.views.generic import FormView, UpdateView
 
-from . import services, throttles
+from coins_site.monitoring import throttled
+
+from . import lockout, services, throttles
 from .forms import ProfileForm, SignUpForm
 from .selectors import public_name
 from .signals import password_changed
+
+
+def refusal_message(limit_name: str) -> str:
+    """Why a password form was refused, and for how long."""
+    minutes = throttles.cool_off_seconds() // 60
+    if limit_name == lockout.ADDRESS:
+        message = _("Too many wrong passwords from your address: try again in %(minutes)s minutes.")
+    elif limit_name == "password-set":
+        message = _(
+            "This account's password was set too many times: try again in %(minutes)s minutes."
+        )
+    else:
+        message = _("Too many attempts to change your password: try again in %(minutes)s minutes.")
+    return message % {"minutes": minutes}
+
+
+def refused(response, limit_name: str):
+    """Turn a rendered form page into the refusal: 429, with when to try again."""
+    throttled(limit_name)
+    response.status_code = 429
+    response["Retry-After"] = str(throttles.cool_off_seconds())
+    return response
 
 
 class SignUpView(auth_views.RedirectURLMixin, FormView):
@@ -32,17 +56,19 @@ class SignUpView(auth_views.RedirectURLMixin, FormView):
         return super().get_context_data(**kwargs)
 
     def form_valid(self, form):
-        address = throttles.client_address(self.request)
-        if throttles.peek("signup", address) >= throttles.limit("SIGNUPS_PER_HOUR"):
+        try:
+            user = services.sign_up(self.request, form)
+        except services.SignUpRefused:
             form.add_error(
                 None,
                 _("Too many accounts were created from your address: try again in an hour."),
             )
             response = self.form_invalid(form)
             response.status_code = 429
+            response["Retry-After"] = str(throttles.HOUR)
             return response
-        user = services.sign_up(self.request, form)
-        throttles.count("signup", address)
+        if user is None:  # a lookalike was created a moment before: the form says so
+            return self.form_invalid(form)
         messages.success(
             self.request,
             _("Welcome to Coins, %(name)s! Your account is ready.") % {"name": public_name(user)},
@@ -51,23 +77,33 @@ class SignUpView(auth_views.RedirectURLMixin, FormView):
 
 
 class PasswordResetView(auth_views.PasswordResetView):
-    """Django's reset view, throttled: too many requests from one address are refused with
-    a reason; past the limit for one e-mail address no more mail is sent, and the page says
-    the same as always (it never tells whether an address has an account)."""
+    """Django's reset view, with the lookup and the mail in the background (the answer is the
+    same, in the same time, whatever the address) and budgets (``services``). Too many
+    requests from one address are refused with the reason."""
 
     def form_valid(self, form):
-        address = throttles.client_address(self.request)
-        if throttles.count("reset-from", address) > throttles.limit("RESETS_PER_HOUR_FROM_ADDRESS"):
+        try:
+            services.request_password_reset(self.request, form.cleaned_data["email"])
+        except services.ResetRefused:
             form.add_error(
                 None, _("Too many reset requests from your address: try again in an hour.")
             )
             response = self.form_invalid(form)
             response.status_code = 429
+            response["Retry-After"] = str(throttles.HOUR)
             return response
-        email = form.cleaned_data["email"].strip().lower()
-        if throttles.count("reset-to", email) > throttles.limit("RESETS_PER_HOUR_TO_EMAIL"):
-            return redirect(self.get_success_url())
-        return super().form_valid(form)
+        return redirect(self.get_success_url())
+
+
+class PasswordResetDoneView(auth_views.PasswordResetDoneView):
+    """The same page for every address, with the mail budget people can count on."""
+
+    def get_context_data(self, **kwargs):
+        return super().get_context_data(
+            mails_per_hour=throttles.limit("RESETS_PER_HOUR_TO_EMAIL_FROM_ADDRESS"),
+            link_days=max(1, settings.PASSWORD_RESET_TIMEOUT // 86400),
+            **kwargs,
+        )
 
 
 class LoginView(auth_views.LoginView):
@@ -103,14 +139,37 @@ class ProfileEditView(LoginRequiredMixin, UpdateView):
 
 
 class PasswordChangeView(auth_views.PasswordChangeView):
+    """Checking the current password costs a hash: each attempt takes a slot of the account
+    and of the address first (``lockout``); a change gives them back."""
+
+    def post(self, request, *args, **kwargs):
+        refusing = lockout.take_password_slots(request, "password-change", request.user.pk)
+        if refusing:
+            context = self.get_context_data(
+                form=self.get_form_class()(user=request.user),  # unbound: nothing is checked
+                refusal=refusal_message(refusing),
+            )
+            return refused(self.render_to_response(context), refusing)
+        return super().post(request, *args, **kwargs)
+
     def form_valid(self, form):
         response = super().form_valid(form)
+        lockout.password_right(self.request)
         password_changed.send(sender=type(self), user=form.user)
         return response
 
 
 class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    """Setting the new password costs a hash: at most ``AXES_FAILURE_LIMIT`` per account and
+    ``COINS_LOGIN_FAILURES_PER_ADDRESS`` per address in 15 minutes, however many arrive at
+    once with the same link."""
+
     def form_valid(self, form):
+        refusing = lockout.take_password_slots(self.request, "password-set", self.user.pk)
+        if refusing:
+            form.add_error(None, refusal_message(refusing))
+            return refused(self.form_invalid(form), refusing)
         response = super().form_valid(form)
+        throttles.forget_reservations(self.request)  # a password set counts, for good
         password_changed.send(sender=type(self), user=form.user)
         return response

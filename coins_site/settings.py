@@ -72,23 +72,44 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "accounts.middleware.BusyMiddleware",  # too many password hashes at once: 503 page
     "axes.middleware.AxesMiddleware",  # last: turns a lockout into its page
 ]
 
-# Log-in lockout (django-axes): after 5 failed log-ins for one account, or from one
-# address, log-ins (the admin's too) are refused for 15 minutes, the right password
-# included. Counted in the database, so every server process sees the same attempts.
+# Accounts under attack (docs/operations.md, "Accounts under attack"). Log-in lock-out
+# (django-axes) is per account AND address: 5 wrong passwords for one account from one
+# address pause that pair for 15 minutes; the same account from elsewhere still logs in. On
+# top, 20 wrong passwords from one address (over every name) pause that address. An atomic
+# gate in the shared cache (accounts/lockout.py, first backend) takes a slot before any
+# password is hashed; if the cache is down, axes's database counts decide.
 AUTHENTICATION_BACKENDS = [
+    "accounts.lockout.LoginGateBackend",
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = timedelta(minutes=15)
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # each on its own
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]  # the pair, together
 AXES_RESET_ON_SUCCESS = True
-AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+# A refused attempt is not recorded (the pause is not stretched, no database write).
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_HANDLER = "accounts.lockout.AxesHandler"
+AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"  # the 429 page
+AXES_CLIENT_IP_CALLABLE = "accounts.throttles.axes_client_address"  # REMOTE_ADDR, as ours
 AXES_HTTP_RESPONSE_CODE = 429
 AXES_VERBOSE = False  # no banner on every management command
+COINS_LOGIN_FAILURES_PER_ADDRESS = int(os.environ.get("COINS_LOGIN_FAILURES_PER_ADDRESS", "20"))
+# Password hashing: Django's PBKDF2 (same algorithm name and iterations, so every stored hash
+# verifies) with at most COINS_HASHING_SLOTS hashes at once per process, COINS_HASHING_QUEUE
+# more waiting at most COINS_HASHING_WAIT seconds, at most COINS_HASHING_PER_ADDRESS of those
+# places for one address; beyond that, "busy" (503, Retry-After).
+PASSWORD_HASHERS = ["accounts.hashers.BoundedPBKDF2PasswordHasher"]
+COINS_HASHING_SLOTS = int(os.environ.get("COINS_HASHING_SLOTS") or 0) or max(
+    1, (os.cpu_count() or 1) // 2
+)
+COINS_HASHING_QUEUE = int(os.environ.get("COINS_HASHING_QUEUE", "4"))
+COINS_HASHING_WAIT = float(os.environ.get("COINS_HASHING_WAIT", "1.0"))
+COINS_HASHING_PER_ADDRESS = int(os.environ.get("COINS_HASHING_PER_ADDRESS", "2"))
 
 ROOT_URLCONF = "coins_site.urls"
 ASGI_APPLICATION = "coins_site.asgi.application"
@@ -277,11 +298,25 @@ COINS_LOBBY_TABLES_PER_CREATOR = int(os.environ.get("COINS_LOBBY_TABLES_PER_CREA
 # Messages one socket may send at once, then per second (games/throttle.py).
 COINS_SOCKET_BURST = int(os.environ.get("COINS_SOCKET_BURST", "20"))
 COINS_SOCKET_RATE = float(os.environ.get("COINS_SOCKET_RATE", "4"))
-# Per address (the shared cache counts): accounts created an hour, password-reset requests an
-# hour; and reset mails sent an hour to one e-mail address.
+# Accounts (the shared cache counts; docs/operations.md, "Accounts under attack"): accounts
+# created an hour from one address; password-reset requests an hour from one address; reset
+# mails an hour to one e-mail address, and to one e-mail address asked from one address.
 COINS_SIGNUPS_PER_HOUR = int(os.environ.get("COINS_SIGNUPS_PER_HOUR", "5"))
 COINS_RESETS_PER_HOUR_FROM_ADDRESS = int(os.environ.get("COINS_RESETS_PER_HOUR_FROM_ADDRESS", "10"))
-COINS_RESETS_PER_HOUR_TO_EMAIL = int(os.environ.get("COINS_RESETS_PER_HOUR_TO_EMAIL", "3"))
+COINS_RESETS_PER_HOUR_TO_EMAIL = int(os.environ.get("COINS_RESETS_PER_HOUR_TO_EMAIL", "10"))
+COINS_RESETS_PER_HOUR_TO_EMAIL_FROM_ADDRESS = int(
+    os.environ.get("COINS_RESETS_PER_HOUR_TO_EMAIL_FROM_ADDRESS", "3")
+)
+# Reset mails are looked up and sent by a background thread (so the answer takes the same
+# time whether or not the address has an account); at most this many wait in its queue.
+COINS_RESET_MAIL_QUEUE = int(os.environ.get("COINS_RESET_MAIL_QUEUE", "100"))
+COINS_RESET_MAIL_IN_BACKGROUND = env_bool("COINS_RESET_MAIL_IN_BACKGROUND", True)
+# The site's address in the links of mails (never the request's Host header): by default
+# from the first ALLOWED_HOSTS entry, https with DJANGO_HTTPS.
+COINS_SITE_URL = os.environ.get("COINS_SITE_URL") or "{}://{}".format(
+    "https" if env_bool("DJANGO_HTTPS", False) else "http",
+    next((host.lstrip(".") for host in ALLOWED_HOSTS if host.strip(".*")), "localhost"),
+)
 # Live table sockets (tabs) one person may have open at one table, and over all tables;
 # signed-out sockets from one address (over all tables), and at one table (games/presence.py).
 COINS_MAX_SOCKETS = int(os.environ.get("COINS_MAX_SOCKETS", "5"))

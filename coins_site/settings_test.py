@@ -22,3 +22,6 @@ COINS_RESETS_PER_HOUR_FROM_ADDRESS = 10_000
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 # Presence frames follow arrivals quickly (tests wait on presence_frames.announcements_sent).
 COINS_PRESENCE_EVERY = 0.05
+# Reset mails are sent in the request's own thread, which sees the test's transaction; the
+# background sender's own tests turn it back on (with transactional databases).
+COINS_RESET_MAIL_IN_BACKGROUND = False
