@@ -25,3 +25,8 @@ COINS_PRESENCE_EVERY = 0.05
 # Reset mails are sent in the request's own thread, which sees the test's transaction; the
 # background sender's own tests turn it back on (with transactional databases).
 COINS_RESET_MAIL_IN_BACKGROUND = False
+# Test processes running side by side (pytest-xdist) each have a database of their own, and
+# so the same game ids: their sockets must not meet in Redis's groups.
+_layer = CHANNEL_LAYERS["default"]  # noqa: F405
+if os.environ.get("PYTEST_XDIST_WORKER") and "Redis" in _layer["BACKEND"]:
+    _layer["CONFIG"]["prefix"] = f"asgi-{os.environ['PYTEST_XDIST_WORKER']}"

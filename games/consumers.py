@@ -5,21 +5,16 @@ from the receiving socket's own seat view.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
-import re
-from types import SimpleNamespace
-from urllib.parse import parse_qs
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from accounts.selectors import preferred_language
 from coins_site.monitoring import socket_closed, socket_opened, throttled
 
-from . import flow, services
+from . import services
 from .channels_adapter import LAYER_OUTAGES, dispatch_without_db_hop, wait_for_channel_layer
 from .chat_socket import CHAT_KEYS, ChatSocket
 from .db_threads import in_db_thread
@@ -27,35 +22,36 @@ from .engine import CARD_CODES, IllegalPlay
 from .errors import TableMovedOn
 from .hints import HINT_BOT, hint_view
 from .hints import explain as explain_hint
-from .invites import HiddenTable, table_for
-from .metrics import counted
-from .models import Game
 from .presence import TOUCH_EVERY, TooManySockets, presence_join, presence_leave, presence_touch
 from .presence_frames import presence_changed, presence_frame
 from .refusals import refusal_text
-from .selectors import cached_game
+from .socket_calls import (
+    Refusal,
+    access,
+    client_address,
+    message_from,
+    moves_and_status,
+    play_and_render,
+    render_for,
+    socket_language,
+    tab_of,
+)
 from .table_updates import (
     group_name,
-    render_board,
     render_message,
     socket_request,
     user_group,
-    viewer_context,
 )
 from .thinking import HINTS, LaneFull, choose_elsewhere
 from .throttle import CLOSE_FLOODING, MessageBucket
 
 log = logging.getLogger(__name__)
 
-MAX_MESSAGE_BYTES = 2048
 SYNC = '{"sync": true}'  # what a page sends after a silence (static/js/table.js)
 
 
 CLOSE_SESSION_ENDED = 4401
-CLOSE_NOT_FOUND = 4404  # no such table, or a private one: the same answer, as for pages
 CLOSE_TOO_MANY_SOCKETS = 4409
-TAB_ID = re.compile(r"[A-Za-z0-9_-]{8,32}")
-CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # tab, CR and LF may pass
 
 
 class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
@@ -108,7 +104,7 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
         translation.activate(await in_db_thread(socket_language)(self.user, self.scope))
         # Every board this socket sends is rendered with this request: the viewer's own.
         self.request = socket_request(self.scope, self.game_id)
-        refusal, self.seed = await in_db_thread(_access)(self.game_id, self.request)
+        refusal, self.seed = await in_db_thread(access)(self.game_id, self.request)
         if refusal is not None:
             # Accepted first, so the page hears why (a refused handshake is a bare HTTP 403).
             await self.accept()
@@ -210,6 +206,7 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
 
     async def receive(self, text_data=None, bytes_data=None):
         if not self.bucket.take():
+            throttled("socket_messages")
             if self.bucket.should_close:
                 log.info("Socket of table %s closed for flooding", self.game_id)
                 await self.close(code=CLOSE_FLOODING)
@@ -220,8 +217,8 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
             await self.send_board_if_newer()
             await self.chat_catch_up()
             return
-        data = _message_from(text_data, bytes_data)
-        if isinstance(data, _Refusal):
+        data = message_from(text_data, bytes_data)
+        if isinstance(data, Refusal):
             await self.send(render_message(data.message))
             return
         if "hint" in data:
@@ -240,7 +237,7 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
             await self.send(render_message(_('Say which card to play, like {"card": "12O"}.')))
             return
         try:
-            html, moves, status, self.shown_presence = await in_db_thread(_play_and_render)(
+            html, moves, status, self.shown_presence = await in_db_thread(play_and_render)(
                 self.game_id, self.request, card, self.channel_name, self.presence, data
             )
         except TableMovedOn as moved_on:  # a card sent again: the board tells what happened
@@ -286,7 +283,7 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
         socket has already sent a later one."""
         if self.left:
             return
-        html, moves, status, seated, shown = await in_db_thread(_render_for)(
+        html, moves, status, seated, shown = await in_db_thread(render_for)(
             self.game_id, self.seed, self.request, moves, self.presence
         )
         if moves >= self.sent_moves:
@@ -305,115 +302,6 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
         """
         if len(self.grouped) < 1 + bool(self.user and self.user.is_authenticated):
             await self.join_groups()  # the channel layer was down when this socket opened
-        current = await in_db_thread(_moves_and_status)(self.game_id)
+        current = await in_db_thread(moves_and_status)(self.game_id)
         if current is not None and current != (self.sent_moves, self.sent_status):
             await self.send_board()
-
-
-class _Refusal:
-    def __init__(self, message: str):
-        self.message = message
-
-
-def _message_from(text_data, bytes_data) -> dict | _Refusal:
-    """The JSON object a socket message holds, or why the message is refused."""
-    if bytes_data is not None or text_data is None:
-        return _Refusal(_("Send text messages only."))
-    if len(text_data.encode()) > MAX_MESSAGE_BYTES:
-        return _Refusal(_("That message is too large."))
-    try:
-        data = json.loads(text_data)
-    except (ValueError, RecursionError):  # deeply nested input exhausts the parser's stack
-        return _Refusal(_("That message is not valid JSON."))
-    if not isinstance(data, dict):
-        return _Refusal(_('Say which card to play, like {"card": "12O"}.'))
-    headers = data.get("HEADERS", {})  # htmx's ws extension sends the request headers
-    nested = any(isinstance(v, dict | list) for k, v in data.items() if k != "HEADERS")
-    if (
-        nested
-        or not isinstance(headers, dict)
-        or not all(isinstance(value, str | None) for value in headers.values())
-    ):
-        return _Refusal(_('A message holds plain values only, like {"card": "12O"}.'))
-    if any(isinstance(value, str) and CONTROL.search(value) for value in data.values()):
-        return _Refusal(_("A message may not hold control characters."))
-    return data
-
-
-def socket_language(user, scope) -> str:
-    """The language of a socket's viewer, chosen as for their pages: the profile's choice,
-    else what Django's ``LocaleMiddleware`` would pick from the cookie or the browser."""
-    language = preferred_language(user) if user is not None else ""
-    if language:
-        return language
-    headers = dict(scope.get("headers", []))
-    handshake = SimpleNamespace(  # the parts of a request the locale lookup reads
-        COOKIES=scope.get("cookies", {}),
-        META={"HTTP_ACCEPT_LANGUAGE": headers.get(b"accept-language", b"").decode("latin-1")},
-    )
-    return translation.get_language_from_request(handshake)
-
-
-def client_address(scope: dict) -> str | None:
-    """The visitor's address (behind a trusted proxy, as coins_site.proxies set it)."""
-    client = scope.get("client")
-    return client[0] if client else None
-
-
-def tab_of(scope: dict) -> str:
-    """The page's tab id (``?tab=``, random per tab: static/js/table.js), or "" if none."""
-    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
-    tab = query.get("tab", [""])[0]
-    return tab if TAB_ID.fullmatch(tab) else ""
-
-
-def _access(game_id: int, request) -> tuple[int | None, str]:
-    """Return (None, seed) if the viewer may watch this table, else (close code, "")."""
-    try:
-        game = table_for(request, game_id)
-    except (Game.DoesNotExist, HiddenTable):
-        return CLOSE_NOT_FOUND, ""
-    return None, game.seed
-
-
-def _moves_and_status(game_id: int) -> tuple[int, str] | None:
-    return Game.objects.filter(pk=game_id).values_list("moves", "status").first()
-
-
-def _render_for(
-    game_id: int, seed: str, request, moves: int | None, presence: dict
-) -> tuple[str, int, str, bool, tuple]:
-    """Render the board for the socket's viewer: from this process's cache when it has move
-    ``moves``. Return it with the move count and status it shows, whether the viewer is
-    seated (their chat room follows), and the presence it shows."""
-    with counted("push"):
-        loaded = cached_game(game_id, seed, moves) if moves is not None and moves >= 0 else None
-        game = loaded.game if loaded else Game.objects.get(pk=game_id)
-        context = viewer_context(game, request, loaded=loaded, presence=presence)
-        seated = context["viewer_is_seated"]
-        html = render_board(context, request)
-        return html, game.moves, game.status, seated, shown_presence(context)
-
-
-def shown_presence(context: dict) -> tuple[list[str], int]:
-    """What a board shows of who is there: each seat's state and the number watching."""
-    return [seat["presence"] for seat in context["seats"]], context["watching"]
-
-
-def _play_and_render(
-    game_id: int, request, card: str, channel: str, presence: dict, data: dict
-) -> tuple[str, int, str, tuple]:
-    """Play the card (and, without a bot pause, the bots' answers); return the board with
-    the move count, status and presence it shows."""
-    with counted("human") as box:
-        result = flow.play_card(
-            game_id=game_id,
-            user=request.user,
-            card=card,
-            skip_channel=channel,
-            after_moves=data.get("moves"),
-        )
-        box["moves"] = result.played
-        game = result.loaded.game
-        context = viewer_context(game, request, loaded=result.loaded, presence=presence)
-        return render_board(context, request), result.moves, game.status, shown_presence(context)

@@ -6,7 +6,8 @@ from django.db import connection
 from django.db.transaction import TransactionManagementError
 from django.utils.translation import gettext as _
 
-from .models import Game
+from .engine import CARD_CODES
+from .models import Game, Play
 
 
 class GameError(Exception):
@@ -62,3 +63,26 @@ def require_running(game: Game) -> None:
         raise GameNotRunning(_("The game has not started yet."))
     if game.status != Game.Status.IN_PROGRESS:
         raise GameNotRunning(_("The game is over."))
+
+
+def move_count(value: int | str | None) -> int | None:
+    """A page's move count (a form field), or None when the page sent none."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 6:
+        return int(value)
+    raise GameError(_("That card came with a move number that is not valid."))
+
+
+def moved_on(game: Game, seat: int, card: int, after_moves: int) -> TableMovedOn:
+    """The refusal of a card chosen on an older board (a page sending it again): no
+    refusal is shown if that very card was played then."""
+    played = Play.objects.filter(
+        game=game, sequence=after_moves, seat=seat, card=CARD_CODES[card], auto=False
+    ).exists()
+    return TableMovedOn(
+        _("The table moved on before your card arrived: here it is now, play again."),
+        already_played=played,
+    )

@@ -29,8 +29,15 @@ from coins_site.monitoring import moves_played
 from . import state_cache
 from .engine import CARD_CODES, GameState, NotYourTurn, SeatView, TrickRecord, parse_card
 from .engine.bots import SEARCH_BOTS, make_bot
-from .errors import GameError, GameNotRunning, NotSeated, TableMovedOn, locked_game, require_running
-from .models import BotLevel, Game, Hand, Play, Presence, Seat
+from .errors import (
+    GameNotRunning,
+    NotSeated,
+    locked_game,
+    move_count,
+    moved_on,
+    require_running,
+)
+from .models import BotLevel, Game, Hand, Presence, Seat
 from .move_rows import MoveRows
 from .player_records import seats_dealt, seats_settle
 from .presence import STALE_AFTER
@@ -155,7 +162,7 @@ def play_card(
     changes then.
     """
     card = parse_card(card)  # only codes: an int would be taken as the engine's card number
-    after_moves = _move_count(after_moves)
+    after_moves = move_count(after_moves)
     with transaction.atomic():
         game = locked_game(game_id)
         require_running(game)
@@ -164,7 +171,7 @@ def play_card(
         if seat is None:
             raise NotSeated(_("You are not seated at this table."))
         if after_moves is not None and after_moves != game.moves:
-            raise _moved_on(game, seat.number, card, after_moves)
+            raise moved_on(game, seat.number, card, after_moves)
         if seat.stand_in:
             raise NotSeated(_("A bot plays your seat for the rest of this game: you were away."))
         if loaded.state.to_play != seat.number:
@@ -179,28 +186,6 @@ def play_card(
             result = _bots_follow(rows, result)
         _commit(rows, skip_channel)
         return result
-
-
-def _move_count(value: int | str | None) -> int | None:
-    """A page's move count (a form field), or None when the page sent none."""
-    if value is None or value == "":
-        return None
-    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
-        return value
-    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 6:
-        return int(value)
-    raise GameError(_("That card came with a move number that is not valid."))
-
-
-def _moved_on(game: Game, seat: int, card: int, after_moves: int) -> TableMovedOn:
-    """The refusal of a card chosen on an older board: none is needed if it was played."""
-    played = Play.objects.filter(
-        game=game, sequence=after_moves, seat=seat, card=CARD_CODES[card], auto=False
-    ).exists()
-    return TableMovedOn(
-        _("The table moved on before your card arrived: here it is now, play again."),
-        already_played=played,
-    )
 
 
 def run_due(game_id: int, now: datetime | None = None) -> Literal[False] | Served | Thinking:

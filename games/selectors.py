@@ -71,9 +71,15 @@ def remember(loaded: LoadedGame) -> None:
 
 
 def _rebuild(game: Game, seats: list[Seat]) -> LoadedGame:
-    """Replay the game from its hand and play rows."""
+    """Replay the game from its hand and play rows, up to the row's own move count: a page
+    or a push that read the row just before a move committed shows the game as the row says
+    (a board labelled with one move count must never show a later card)."""
     decks = Hand.objects.filter(game=game).order_by("number").values_list("deck", flat=True)
-    plays = Play.objects.filter(game=game).order_by("sequence").values_list("seat", "card")
+    plays = (
+        Play.objects.filter(game=game, sequence__lt=game.moves)
+        .order_by("sequence")
+        .values_list("seat", "card")
+    )
     state = GameState(
         game.target,
         seed=game.seed,

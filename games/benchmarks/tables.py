@@ -40,7 +40,9 @@ STALL_SECONDS = 15  # a table that hears nothing for this long has lost an updat
 @dataclass
 class Tally:
     latencies: list[float] = field(default_factory=list)  # seconds
+    latency_at: list[float] = field(default_factory=list)  # when each was taken (monotonic)
     turn_waits: list[float] = field(default_factory=list)  # card sent -> our turn again
+    turn_wait_at: list[float] = field(default_factory=list)
     human_moves: int = 0
     games_finished: int = 0
     errors: Counter = field(default_factory=Counter)
@@ -108,7 +110,7 @@ class DaphneServer:
             [
                 sys.executable,
                 "-m",
-                "daphne",
+                "coins_site.serve",  # the site's own server: Daphne with its access log and limits
                 "-b",
                 "127.0.0.1",
                 "-p",
@@ -212,6 +214,7 @@ async def _play_game(ws, think: float, deadline: float, tally: Tally) -> bool:
         over = 'id="game-result"' in frame
         if sent is not None and (over or 'data-your-turn="true"' in frame):
             tally.turn_waits.append(time.perf_counter() - sent)
+            tally.turn_wait_at.append(time.monotonic())
             sent = None
         if over:
             return True
@@ -228,6 +231,7 @@ async def _play_game(ws, think: float, deadline: float, tally: Tally) -> bool:
         reply, reply_moves = await _next_board(ws, tally, moves)
         if reply is not None:
             tally.latencies.append(time.perf_counter() - started)
+            tally.latency_at.append(time.monotonic())
             tally.human_moves += 1
         frame, moves = reply, reply_moves
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import threading
 
 from django.contrib.auth.hashers import MD5PasswordHasher
-from django.db import connections
 from django.test import Client
+
+from games.benchmarks.bursts import at_once  # noqa: F401  (the tests' bursts)
 
 COUNTING_HASHER = "tests.accounts.helpers.CountingMD5PasswordHasher"
 
@@ -26,28 +27,6 @@ class CountingMD5PasswordHasher(MD5PasswordHasher):
     def reset(cls) -> None:
         with cls.lock:
             cls.hashes = 0
-
-
-def at_once(calls) -> list:
-    """Run the calls in threads released together; return each one's result or error."""
-    barrier = threading.Barrier(len(calls))
-    results: list = [None] * len(calls)
-
-    def run(index, call):
-        barrier.wait()
-        try:
-            results[index] = call()
-        except Exception as error:  # kept for the test to look at
-            results[index] = error
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return results
 
 
 def post_from(address: str, path: str, data: dict, client: Client | None = None):

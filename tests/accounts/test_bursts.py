@@ -9,7 +9,6 @@ import pytest
 from axes.models import AccessAttempt
 from django.contrib.auth import SESSION_KEY, get_user_model
 from django.contrib.auth.tokens import default_token_generator
-from django.core.cache import cache
 from django.db.models import Sum
 from django.test import Client
 from django.utils.encoding import force_bytes
@@ -17,23 +16,15 @@ from django.utils.http import urlsafe_base64_encode
 
 from accounts.models import Profile
 
-from .helpers import COUNTING_HASHER, CountingMD5PasswordHasher, at_once, post_from
+from .helpers import CountingMD5PasswordHasher, at_once, post_from
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("counted_hashes"),
+]
 
 PASSWORD = "a-long-Passw0rd!"
 BURST = 50
-
-
-@pytest.fixture(autouse=True)
-def counted_hashes(settings):
-    settings.COINS_SIGNUPS_PER_HOUR = 5
-    settings.COINS_LOGIN_FAILURES_PER_ADDRESS = 20
-    settings.PASSWORD_HASHERS = [COUNTING_HASHER]
-    CountingMD5PasswordHasher.reset()
-    cache.clear()
-    yield
-    cache.clear()
 
 
 @pytest.fixture

@@ -9,22 +9,11 @@ from django.core.cache import cache
 
 from accounts import throttles
 
-from .helpers import COUNTING_HASHER, CountingMD5PasswordHasher, throttled_count
+from .helpers import CountingMD5PasswordHasher, throttled_count
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("counted_hashes")]
 
 PASSWORD = "a-long-Passw0rd!"
-
-
-@pytest.fixture(autouse=True)
-def fresh_counters(settings):
-    settings.COINS_SIGNUPS_PER_HOUR = 5
-    settings.COINS_LOGIN_FAILURES_PER_ADDRESS = 20
-    settings.PASSWORD_HASHERS = [COUNTING_HASHER]
-    CountingMD5PasswordHasher.reset()
-    cache.clear()
-    yield
-    cache.clear()
 
 
 @pytest.fixture

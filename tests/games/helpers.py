@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import re
-import threading
 from datetime import timedelta
 
-from django.db import connections
-
+from games.benchmarks.bursts import at_once as burst
 from games.engine import CARD_CODES, GameState, card_name, parse_card
 from games.models import Game, Hand, Play
 
@@ -116,22 +114,5 @@ def play_out(game: Game, user) -> Game:
 
 
 def at_once(*calls) -> list:
-    """Run the calls in threads released together; return each result or error."""
-    barrier = threading.Barrier(len(calls))
-    results = [None] * len(calls)
-
-    def run(index, call):
-        barrier.wait()
-        try:
-            results[index] = call()
-        except Exception as error:  # the race's loser: kept to be looked at
-            results[index] = error
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return results
+    """``games.benchmarks.bursts.at_once`` for calls given one by one."""
+    return burst(list(calls))

@@ -298,3 +298,20 @@ def test_a_bot_leading_after_a_trick_waits_so_people_see_who_took_it(alice, sett
             seen.add(leads)
             serve_due(game.pk, later=LATER)
     assert seen == {True, False}
+
+
+def test_a_board_read_just_before_a_move_shows_the_game_as_its_row_says(alice):
+    """A page or push reads the game row, then a card commits before it loads the plays:
+    the state is rebuilt up to the row's move count, never with the later card."""
+    from games import state_cache
+    from games.selectors import game_load
+
+    game = services.game_create(creator=alice, target=10, seat_kinds=["me", "random", "random"])
+    stale = Game.objects.get(pk=game.pk)
+    serve_due(game.pk)  # the bots play up to alice
+    loaded = game_load(Game.objects.get(pk=game.pk))
+    flow.play_card(game_id=game.pk, user=alice, card=CARD_CODES[loaded.state.hands[0][0]])
+    state_cache.clear()
+    assert Game.objects.get(pk=game.pk).moves > stale.moves
+    state = game_load(stale).state  # still the first hand: 48 cards dealt
+    assert 48 - sum(len(hand) for hand in state.hands) == stale.moves

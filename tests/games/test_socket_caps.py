@@ -9,10 +9,10 @@ from django.utils import timezone
 
 from games import services
 from games.consumers import TableConsumer
-from games.models import Presence
+from games.models import Game, Presence
 
-from .helpers import can_play
-from .test_consumer import Client, db
+from .helpers import board_moves, can_play, hand_cards
+from .test_consumer import Client, db, scan_frames
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -156,3 +156,33 @@ async def test_a_stale_row_counts_for_nothing_against_a_cap(alice, settings):
     client = visitor(game.pk, "192.0.2.9")
     assert await outcome(client) == "served"
     await client.close()
+
+
+async def test_signed_out_watchers_share_one_render_per_move(alice, monkeypatch):
+    """Every signed-out watcher's board of a move is the same HTML (no form, no token of
+    theirs): rendered once for all of them, never with anything of the player's hand."""
+    from games import socket_calls
+
+    game = await db(services.game_create)(
+        creator=alice, target=10, seat_kinds=["me", "random", "random"]
+    )
+    player = Client(game.pk, alice, 0)
+    assert (await player.connect())[0]
+    frame = await player.board_where(can_play)
+    watchers = [visitor(game.pk, f"192.0.2.{n}") for n in range(6)]
+    assert await burst(watchers) == ["served"] * 6
+    for client in (player, *watchers):
+        await client.drain()
+    renders = []
+    real = socket_calls.render_board
+    monkeypatch.setattr(
+        socket_calls, "render_board", lambda *a, **k: renders.append(1) or real(*a, **k)
+    )
+    moves = board_moves(frame)
+    await player.send({"card": hand_cards(frame)[0]})
+    after = [await w.board_where(lambda f: board_moves(f) > moves) for w in watchers]
+    assert len(set(after)) == 1 and 'id="hand"' not in after[0]
+    assert len(renders) <= 2  # the player's own board, and one for every watcher
+    await close_all([player, *watchers])
+    for watcher in watchers:
+        await scan_frames(watcher, await db(Game.objects.get)(pk=game.pk))
