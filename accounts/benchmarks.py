@@ -83,9 +83,12 @@ def _probe(visitor: Visitor, path: str, until) -> tuple[list[float], Counter]:
     return latencies, answers
 
 
-def _flooder(base: str, target: str, username: str, password: str):
-    """A function sending one hashing request per call, for one client of the flood."""
+def _flooder(base: str, target: str, username: str, password: str, address: str = ""):
+    """A function sending one hashing request per call, for one client of the flood
+    (``address``: the one it shows a server that trusts the benchmark as its proxy)."""
     visitor = Visitor(base)
+    if address:
+        visitor.opener.addheaders.append(("X-Forwarded-For", address))
     if target == "password-change":
         token = visitor.token("/accounts/login/")
         status, _page = visitor.post(
@@ -118,6 +121,7 @@ def hashing_flood(
     seconds: float = 10.0,
     probe_path: str = "/games/",
     quiet_probes: int = 30,
+    address_of=None,
 ) -> dict:
     """An unrelated page's latency, quiet and while ``parallel`` clients send hashing requests
     as fast as they can for ``seconds``; what the flood was answered.
@@ -127,7 +131,8 @@ def hashing_flood(
     control: the same flood of a page that hashes nothing, the log-in form). Returns the probe's
     p50/p95/max (ms) quiet and under the flood, the flood's answers by status (200: the form
     again after a hash, 429: refused by a limit before hashing, 503: "busy", refused by the
-    hashing bound) and the flood's own latencies.
+    hashing bound) and the flood's own latencies. ``address_of(n)``: the address client ``n``
+    shows a server that trusts the benchmark as its proxy (none by default).
     """
     if target not in TARGETS:
         raise ValueError(f"target is one of {TARGETS}")
@@ -135,7 +140,10 @@ def hashing_flood(
     prober.get(probe_path)  # warm
     count = iter(range(quiet_probes))
     quiet, _answers = _probe(prober, probe_path, lambda: next(count, None) is not None)
-    senders = [_flooder(base, target, username, password) for _ in range(parallel)]
+    senders = [
+        _flooder(base, target, username, password, address_of(n) if address_of else "")
+        for n in range(parallel)
+    ]
     start = threading.Barrier(parallel + 1)
     deadline = 0.0
     lock = threading.Lock()

@@ -22,6 +22,8 @@ if not settings.DEBUG and settings.SECRET_KEY == settings.DEVELOPMENT_SECRET_KEY
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
+from coins_site.address_rate import AddressRateGuard  # noqa: E402
+from coins_site.http_slots import HttpSlots  # noqa: E402
 from coins_site.proxies import ForwardedClient  # noqa: E402
 from coins_site.websocket_origin import SameOriginValidator  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
@@ -41,16 +43,18 @@ class StartsTableRunner:
 
 
 # Outermost: behind trusted proxies (COINS_TRUSTED_PROXIES), pages and sockets alike see the
-# visitor's address, never the proxy's.
+# visitor's address, never the proxy's; then floods from one address are turned away cheaply.
 application = ForwardedClient(
-    StartsTableRunner(
-        ProtocolTypeRouter(
-            {
-                "http": django_asgi_app,
-                "websocket": SameOriginValidator(
-                    AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-                ),
-            }
+    AddressRateGuard(
+        StartsTableRunner(
+            ProtocolTypeRouter(
+                {
+                    "http": HttpSlots(django_asgi_app),
+                    "websocket": SameOriginValidator(
+                        AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+                    ),
+                }
+            )
         )
     )
 )

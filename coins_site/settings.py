@@ -323,6 +323,16 @@ COINS_MAX_SOCKETS = int(os.environ.get("COINS_MAX_SOCKETS", "5"))
 COINS_MAX_SOCKETS_PER_PERSON = int(os.environ.get("COINS_MAX_SOCKETS_PER_PERSON", "20"))
 COINS_MAX_ANONYMOUS_PER_ADDRESS = int(os.environ.get("COINS_MAX_ANONYMOUS_PER_ADDRESS", "10"))
 COINS_MAX_ANONYMOUS_PER_TABLE = int(os.environ.get("COINS_MAX_ANONYMOUS_PER_TABLE", "500"))
+# Per address and server process, before Django (coins_site/address_rate.py): form posts at
+# once, then a second; socket openings at once, then a second.
+COINS_ADDRESS_POST_BURST = float(os.environ.get("COINS_ADDRESS_POST_BURST", "20"))
+COINS_ADDRESS_POSTS_PER_SECOND = float(os.environ.get("COINS_ADDRESS_POSTS_PER_SECOND", "2"))
+COINS_ADDRESS_SOCKET_BURST = float(os.environ.get("COINS_ADDRESS_SOCKET_BURST", "30"))
+COINS_ADDRESS_SOCKETS_PER_SECOND = float(os.environ.get("COINS_ADDRESS_SOCKETS_PER_SECOND", "5"))
+# Page requests a server process works on at once, and how many may wait for a turn (503
+# beyond): Django's threads take turns with the tables' sockets (coins_site/http_slots.py).
+COINS_HTTP_AT_ONCE = int(os.environ.get("COINS_HTTP_AT_ONCE", "4"))
+COINS_HTTP_QUEUE = int(os.environ.get("COINS_HTTP_QUEUE", "200"))
 # Who comes to or leaves a table reaches its sockets this many seconds later, in one frame
 # for every arrival and departure meanwhile (games/presence_frames.py).
 COINS_PRESENCE_EVERY = float(os.environ.get("COINS_PRESENCE_EVERY", "0.5"))

@@ -19,6 +19,7 @@ COINS_SOCKET_RATE = 10_000.0
 # stay in each process (a cache.clear() must never flush the Redis the channel layer uses).
 COINS_SIGNUPS_PER_HOUR = 10_000
 COINS_RESETS_PER_HOUR_FROM_ADDRESS = 10_000
+COINS_ADDRESS_POST_BURST = COINS_ADDRESS_SOCKET_BURST = 10_000  # coins_site/address_rate.py
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 # Presence frames follow arrivals quickly (tests wait on presence_frames.announcements_sent).
 COINS_PRESENCE_EVERY = 0.05

@@ -91,3 +91,18 @@ async def _ping(layer) -> None:
     if isinstance(layer, RedisChannelLayer):
         for index in range(layer.ring_size):
             await layer.connection(index).ping()
+
+
+RETRY_AFTER = (0.05, 0.2)  # seconds: a pooled connection that died with Redis fails once
+
+
+async def retrying(call, *args):
+    """``await call(*args)``, tried again twice if the layer fails: after Redis restarts,
+    each pooled connection fails on its first use and the next one is fresh. Raises the
+    last failure if Redis is really away."""
+    for pause in RETRY_AFTER:
+        try:
+            return await call(*args)
+        except LAYER_OUTAGES:
+            await asyncio.sleep(pause)
+    return await call(*args)

@@ -15,7 +15,12 @@ from django.utils.translation import gettext as _
 from coins_site.monitoring import socket_closed, socket_opened, throttled
 
 from . import services
-from .channels_adapter import LAYER_OUTAGES, dispatch_without_db_hop, wait_for_channel_layer
+from .channels_adapter import (
+    LAYER_OUTAGES,
+    dispatch_without_db_hop,
+    retrying,
+    wait_for_channel_layer,
+)
 from .chat_socket import CHAT_KEYS, ChatSocket
 from .db_threads import in_db_thread
 from .engine import CARD_CODES, IllegalPlay
@@ -34,6 +39,7 @@ from .socket_calls import (
     play_and_render,
     render_for,
     socket_language,
+    spectator_board_after,
     tab_of,
 )
 from .table_updates import (
@@ -104,7 +110,7 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
         translation.activate(await in_db_thread(socket_language)(self.user, self.scope))
         # Every board this socket sends is rendered with this request: the viewer's own.
         self.request = socket_request(self.scope, self.game_id)
-        refusal, self.seed = await in_db_thread(access)(self.game_id, self.request)
+        refusal, self.seed, self.invite = await in_db_thread(access)(self.game_id, self.request)
         if refusal is not None:
             # Accepted first, so the page hears why (a refused handshake is a bare HTTP 403).
             await self.accept()
@@ -145,7 +151,7 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
         try:
             for group in groups:
                 if group not in self.grouped:
-                    await self.channel_layer.group_add(group, self.channel_name)
+                    await retrying(self.channel_layer.group_add, group, self.channel_name)
                     self.grouped.append(group)
         except Exception:
             log.warning("Channel layer unavailable: socket of table %s", self.game_id)
@@ -275,7 +281,14 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
         """Show a change announced to the table: a move count newer than this socket's last
         board, or -1 for a change that is not a move (a seat taken, a resignation)."""
         moves = event["moves"]
-        if self.present and (moves < 0 or moves > self.sent_moves):
+        if not self.present or 0 <= moves <= self.sent_moves:
+            return
+        shared = self.viewer == "anonymous" and spectator_board_after(
+            self.game_id, moves, self.invite
+        )
+        if shared:  # a crowd of watchers: the board of this move is rendered already
+            await self.show_board(shared)
+        else:
             await self.send_board(None if moves < 0 else moves)
 
     async def send_board(self, moves: int | None = None):
@@ -283,10 +296,15 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
         socket has already sent a later one."""
         if self.left:
             return
-        html, moves, status, seated, shown = await in_db_thread(render_for)(
-            self.game_id, self.seed, self.request, moves, self.presence
+        await self.show_board(
+            await in_db_thread(render_for)(
+                self.game_id, self.seed, self.request, moves, self.presence
+            )
         )
-        if moves >= self.sent_moves:
+
+    async def show_board(self, board: tuple) -> None:
+        html, moves, status, seated, shown = board
+        if moves >= self.sent_moves and not self.left:
             self.sent_moves, self.sent_status, self.seated = moves, status, seated
             self.shown_presence = shown
             await self.send(html)

@@ -18,6 +18,7 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from .channels_adapter import retrying
 from .db_threads import in_db_thread
 from .presence import presence_reading
 
@@ -56,7 +57,7 @@ async def _announce(key: tuple[int, int], group: str) -> None:
     try:
         reading = await in_db_thread(presence_reading)(game_id)
         event = {"type": "table.presence", **reading}
-        await get_channel_layer().group_send(group, event)
+        await retrying(get_channel_layer().group_send, group, event)
     except Exception as error:  # presence is in the rows: pages show it when they next draw
         log.warning("Could not tell table %s who is there: %s", game_id, error)
 

@@ -85,13 +85,14 @@ def tab_of(scope: dict) -> str:
     return tab if TAB_ID.fullmatch(tab) else ""
 
 
-def access(game_id: int, request) -> tuple[int | None, str]:
-    """Return (None, seed) if the viewer may watch this table, else (close code, "")."""
+def access(game_id: int, request) -> tuple[int | None, str, str]:
+    """Return (None, seed, invite) if the viewer may watch this table (``invite``: the
+    private table's token they hold, or ""), else (close code, "", "")."""
     try:
         game = table_for(request, game_id)
     except (Game.DoesNotExist, HiddenTable):
-        return CLOSE_NOT_FOUND, ""
-    return None, game.seed
+        return CLOSE_NOT_FOUND, "", ""
+    return None, game.seed, invite_of(request, game)
 
 
 def moves_and_status(game_id: int) -> tuple[int, str] | None:
@@ -107,16 +108,25 @@ def render_for(
     with counted("push"):
         loaded = cached_game(game_id, seed, moves) if moves is not None and moves >= 0 else None
         game = loaded.game if loaded else Game.objects.get(pk=game_id)
-        shared = spectator_board_key(game, request, presence)
+        shared = spectator_board_key(game, request)
         if shared is None:
             return _render(game, request, loaded, presence)
         with _rendering(shared):  # the first of many watchers renders, the others wait
             board = _spectator_boards.get(shared)
             if board is None:
                 board = _spectator_boards[shared] = _render(game, request, loaded, presence)
-                while len(_spectator_boards) > SPECTATOR_BOARDS:
-                    _spectator_boards.pop(next(iter(_spectator_boards)), None)
+                if moves == game.moves:  # the board of a move: later watchers need no thread
+                    _spectator_moves[(game.pk, moves, *shared[-2:])] = board
+                for kept in (_spectator_boards, _spectator_moves):
+                    while len(kept) > SPECTATOR_BOARDS:
+                        kept.pop(next(iter(kept)), None)
             return board
+
+
+def spectator_board_after(game_id: int, moves: int, invite: str) -> tuple | None:
+    """The signed-out watchers' board after move ``moves`` in the active language, if this
+    process has rendered it: a socket hearing of that move sends it on at once."""
+    return _spectator_moves.get((game_id, moves, translation.get_language(), invite))
 
 
 def _render(game: Game, request, loaded, presence: dict) -> tuple[str, int, str, bool, tuple]:
@@ -128,6 +138,7 @@ def _render(game: Game, request, loaded, presence: dict) -> tuple[str, int, str,
 
 SPECTATOR_BOARDS = 64  # boards kept for signed-out watchers, the oldest dropped first
 _spectator_boards: dict[tuple, tuple] = {}
+_spectator_moves: dict[tuple, tuple] = {}  # (game, moves, language, invite) -> board
 _render_locks: dict[tuple, threading.Lock] = {}
 _render_locks_lock = threading.Lock()
 
@@ -141,11 +152,13 @@ def _rendering(key: tuple) -> threading.Lock:
     return lock
 
 
-def spectator_board_key(game: Game, request, presence: dict) -> tuple | None:
+def spectator_board_key(game: Game, request) -> tuple | None:
     """What a signed-out watcher's board of a running game depends on, or None for anyone
     else. Such a board holds no form and no token of its viewer's, so every signed-out
-    watcher with the same language, invite and reading of who is there sees the same HTML:
-    500 watchers cost a render per move (per process), not 500."""
+    watcher with the same language and invite sees the same HTML: 500 watchers cost a render
+    per move (per process), not 500, and a crowd arriving costs no render each. Who is there
+    is left out of the key: a board shows it as its first viewer read it, and the next
+    presence frame (half a second later) brings every page to the latest reading."""
     if request.user.is_authenticated or not game.is_running:
         return None
     return (
@@ -155,8 +168,6 @@ def spectator_board_key(game: Game, request, presence: dict) -> tuple | None:
         game.turn_deadline,
         translation.get_language(),
         invite_of(request, game),
-        tuple(presence["users"]),
-        presence["anonymous"],
     )
 
 

@@ -21,7 +21,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 
-from .channels_adapter import others_watching
+from .channels_adapter import others_watching, retrying
 from .invites import invite_of
 from .models import Game
 from .presence import presence_of, seat_presence
@@ -175,10 +175,10 @@ def notify_table(game_id: int, moves: int, skip: str = "") -> None:
     if layer is None:
         return
     try:
-        if skip and not async_to_sync(others_watching)(layer, group_name(game_id), skip):
+        if skip and not async_to_sync(retrying)(others_watching, layer, group_name(game_id), skip):
             return
         event = {"type": "table.update", "moves": moves}
-        async_to_sync(layer.group_send)(group_name(game_id), event)
+        async_to_sync(retrying)(layer.group_send, group_name(game_id), event)
     except Exception as error:  # the change is committed; a lost update is asked for again
         log.warning("Could not tell the sockets of table %s: %s", game_id, error)
 

@@ -30,8 +30,8 @@ from . import abuse_http, abuse_sockets
 from .tables import DaphneServer, Tally, logged_in_session, percentile, play_table
 
 PASSWORD = "bench-Abuse-pass-42"
-STEP_SECONDS = 8.0  # each attack's window: the attack, then quiet up to this long
-QUIET_SECONDS = 20.0
+STEP_SECONDS = 12.0  # each attack's window: the attack, then quiet up to this long
+QUIET_SECONDS = 24.0
 
 
 class People:
@@ -48,6 +48,7 @@ class People:
         self.flooder = make(f"abuse{run}flooder")
         self.medium = make(f"abuse{run}medium")
         self.hard = make(f"abuse{run}hard")
+        self.watched = make(f"abuse{run}watched")
         self.hinters = [make(f"abuse{run}hint{n}") for n in range(hinters)]
 
 
@@ -82,7 +83,6 @@ def benchmark(hinters: int = 20, watchers: int = 500) -> dict:
         bot_pause=0.0,
         extra_env={
             "EMAIL_FILE_PATH": str(mail_dir),
-            "COINS_TRUSTED_PROXIES": "127.0.0.1",  # the benchmark stands for the proxy
             "DJANGO_DEBUG": "0",
         },
     )
@@ -113,13 +113,18 @@ def benchmark(hinters: int = 20, watchers: int = 500) -> dict:
             (
                 "hashing_flood",
                 lambda: hashing_flood(
-                    base, people.changer.username, PASSWORD, parallel=50, seconds=8.0
+                    base,
+                    people.changer.username,
+                    PASSWORD,
+                    parallel=50,
+                    seconds=8.0,
+                    address_of=lambda n: f"{abuse_http.NET}{100 + n}",  # 50 machines
                 ),
             ),
             ("table_burst", lambda: abuse_http.table_burst(base, people.opener.username, PASSWORD)),
         ]
 
-    async def socket_steps(flood_table: int, medium_table: int):
+    async def socket_steps(flood_table: int, watched_table: int):
         flooder = sessions[people.flooder.pk]
         hinting = [
             (game, sessions[u.pk]) for game, u in zip(hint_tables, people.hinters, strict=True)
@@ -128,7 +133,7 @@ def benchmark(hinters: int = 20, watchers: int = 500) -> dict:
             ("message_flood", abuse_sockets.message_flood(ws_base, flooder, flood_table, base)),
             ("socket_pile", abuse_sockets.pile(ws_base, flooder, flood_table, base)),
             ("anonymous_flood", abuse_sockets.anonymous_flood(ws_base, flood_table, base)),
-            ("watchers", abuse_sockets.watchers(ws_base, medium_table, base, count=watchers)),
+            ("watchers", abuse_sockets.watchers(ws_base, watched_table, base, count=watchers)),
             ("hint_flood", abuse_sockets.hint_flood(ws_base, base, hinting)),
         ]
 
@@ -138,8 +143,8 @@ def benchmark(hinters: int = 20, watchers: int = 500) -> dict:
         await asyncio.sleep(max(0.0, start + STEP_SECONDS - time.monotonic()))
         windows[name] = (start, time.monotonic())
 
-    async def main() -> tuple[Tally, Tally]:
-        medium, hard = Tally(), Tally()
+    async def main() -> tuple[Tally, Tally, Tally]:
+        medium, hard, watched = Tally(), Tally(), Tally()
         deadline = time.monotonic() + 3600
         players = [
             asyncio.create_task(
@@ -147,16 +152,20 @@ def benchmark(hinters: int = 20, watchers: int = 500) -> dict:
                     base=ws_base,
                     session_key=await sync_to_async(logged_in_session)(user),
                     user=user,
-                    think=0.5,
+                    think=think,
                     deadline=deadline,
                     tally=tally,
                     origin=base,
                     bot=bot,
+                    address=address,
+                    target=target,
                 )
             )
-            for user, tally, bot in (
-                (people.medium, medium, services.QUICK_PLAY_BOT),
-                (people.hard, hard, "expert-v4"),
+            for user, tally, bot, address, target, think in (
+                (people.medium, medium, services.QUICK_PLAY_BOT, "198.51.100.1", 10, 0.5),
+                (people.hard, hard, "expert-v4", "198.51.100.2", 10, 0.5),
+                # one long game (to 99, at a card every 2 s), which 500 watch later on
+                (people.watched, watched, services.QUICK_PLAY_BOT, "198.51.100.3", 99, 2.0),
             )
         ]
         await timed("quiet", asyncio.sleep(QUIET_SECONDS - STEP_SECONDS))
@@ -165,16 +174,16 @@ def benchmark(hinters: int = 20, watchers: int = 500) -> dict:
         flood_table = await sync_to_async(services.game_create)(
             creator=people.flooder, target=10, seat_kinds=["me", "careful", "careful"]
         )
-        medium_table = await sync_to_async(current_game)(people.medium)
-        for name, step in await socket_steps(flood_table.pk, medium_table):
+        watched_table = await sync_to_async(current_game)(people.watched)
+        for name, step in await socket_steps(flood_table.pk, watched_table):
             await timed(name, step)
         for player in players:
             player.cancel()
-        return medium, hard
+        return medium, hard, watched
 
     forget_failures()
     try:
-        medium, hard = asyncio.run(main())
+        medium, hard, watched = asyncio.run(main())
     finally:
         server.stop()
     results["reset_burst"]["mails_sent"] = abuse_http.mails_in(mail_dir)
@@ -190,6 +199,7 @@ def benchmark(hinters: int = 20, watchers: int = 500) -> dict:
     quiet = windows["quiet"]
     quiet_medium = spread(window(medium, *quiet))
     quiet_hard = spread(window(hard, *quiet, waits=True))
+    quiet_watched = spread(window(watched, *quiet))
     figures = {}
     for name, span in windows.items():
         figures[name] = {
@@ -197,6 +207,10 @@ def benchmark(hinters: int = 20, watchers: int = 500) -> dict:
             "medium_player_latency": spread(window(medium, *span), quiet_medium["p95_ms"]),
             "hard_player_turn_wait": spread(window(hard, *span, waits=True), quiet_hard["p95_ms"]),
         }
+        if name in ("quiet", "watchers"):  # the player the 500 watch
+            figures[name]["watched_player_latency"] = spread(
+                window(watched, *span), quiet_watched["p95_ms"]
+            )
     return figures
 
 

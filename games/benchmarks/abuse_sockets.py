@@ -12,6 +12,8 @@ import time
 
 import websockets
 
+from .abuse_http import NET
+
 BOARD = 'id="board"'
 
 
@@ -88,7 +90,7 @@ async def pile(ws_base: str, session: str, game_id: int, origin: str) -> dict:
 
 async def anonymous_flood(ws_base: str, game_id: int, origin: str) -> dict:
     """150 signed-out sockets at once from one address (10 allowed an address)."""
-    crowd_headers = [headers_for(origin, address="203.0.113.80")] * 150
+    crowd_headers = [headers_for(origin, address=NET + "80")] * 150
     sockets, refused = await crowd(ws_base, game_id, crowd_headers)
     await close_all(sockets)
     return {"tried": 150, "served": len(sockets), "refused": refused}
@@ -128,8 +130,10 @@ async def watchers(ws_base: str, game_id: int, origin: str, count=500, hold=20.0
 
     listeners = [asyncio.create_task(listen(ws)) for ws in sockets]
     deadline, churned = time.monotonic() + hold, 0
-    while time.monotonic() < deadline and len(sockets) >= 50:
+    while time.monotonic() < deadline:
         await asyncio.sleep(3)
+        if len(sockets) < 100:
+            continue  # too few to churn: they only watch
         leaving, sockets = sockets[:50], sockets[50:]
         await close_all(leaving)
         back, _refused = await crowd(ws_base, game_id, all_headers[:50])

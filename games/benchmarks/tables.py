@@ -106,6 +106,7 @@ class DaphneServer:
             **(extra_env or {}),
         }
         env.setdefault("ALLOWED_HOSTS", "127.0.0.1,localhost")
+        env.setdefault("COINS_TRUSTED_PROXIES", "127.0.0.1")  # the benchmark stands for the proxy
         self.process = subprocess.Popen(
             [
                 sys.executable,
@@ -159,8 +160,12 @@ async def play_table(
     tally: Tally,
     origin: str,
     bot: str,
+    address: str = "127.0.0.1",
+    target: int = 10,
 ) -> None:
-    """Play games at one table until the deadline, timing each move's update.
+    """Play games at one table until the deadline, timing each move's update. ``address``
+    is the person's (the benchmark's servers trust it as their proxy, as a site behind a
+    proxy does); ``target`` the points each game is played to.
 
     People do not all sit down in the same millisecond: each table starts at a random
     moment within one thinking time, else every table's 1 s timer would fire at once for
@@ -168,8 +173,12 @@ async def play_table(
     """
     await asyncio.sleep(random.uniform(0, think))
     while time.monotonic() < deadline:
-        game = await sync_to_async(services.game_quick_play)(user=user, bot=bot)
-        headers = {"Cookie": f"sessionid={session_key}", "Origin": origin}
+        game = await sync_to_async(services.game_quick_play)(user=user, bot=bot, target=target)
+        headers = {
+            "Cookie": f"sessionid={session_key}",
+            "Origin": origin,
+            "X-Forwarded-For": address,
+        }
         async with websockets.connect(
             f"{base}/ws/games/{game.pk}/",
             additional_headers=headers,
@@ -294,6 +303,7 @@ async def run_tables(
                 tally=tally,
                 origin=_origin(bases[n % len(bases)]),
                 bot=bot,
+                address=f"198.18.{n // 250}.{n % 250 + 1}",  # everyone from an address of their own
             )
             for n, (user, key) in enumerate(players[:tables])
         )

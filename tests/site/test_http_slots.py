@@ -1,0 +1,60 @@
+"""A server process works on a few page requests at once; the others wait their turn, and
+past a bounded queue are told to come back (503) instead of piling up threads."""
+
+import asyncio
+
+import pytest
+
+from coins_site.http_slots import HttpSlots
+
+
+@pytest.fixture
+def slots(settings):
+    settings.COINS_HTTP_AT_ONCE, settings.COINS_HTTP_QUEUE = 2, 3
+    state = {"inside": 0, "most": 0}
+    release = asyncio.Event()
+
+    async def site(scope, receive, send):
+        state["inside"] += 1
+        state["most"] = max(state["most"], state["inside"])
+        await release.wait()
+        state["inside"] -= 1
+        if scope["type"] == "http":
+            await send({"type": "http.response.start", "status": 200, "headers": []})
+
+    return HttpSlots(site), state, release
+
+
+async def ask(middleware, scope) -> int:
+    sent = []
+
+    async def send(message):
+        sent.append(message)
+
+    async def receive():
+        return {"type": "http.request"}
+
+    await middleware(scope, receive, send)
+    return sent[0]["status"]
+
+
+async def test_two_at_once_three_waiting_the_rest_told_to_come_back(slots):
+    middleware, state, release = slots
+    scope = {"type": "http", "method": "GET"}
+    asks = [asyncio.create_task(ask(middleware, dict(scope))) for _ in range(10)]
+    await asyncio.sleep(0.05)  # every request has arrived: two inside, three waiting
+    assert state["inside"] == 2
+    release.set()
+    answers = await asyncio.gather(*asks)
+    assert answers.count(200) == 5 and answers.count(503) == 5
+    assert state["most"] == 2
+
+
+async def test_sockets_do_not_wait_for_a_slot(slots):
+    middleware, state, release = slots
+    scope = {"type": "websocket"}
+    sockets = [asyncio.create_task(middleware(dict(scope), None, None)) for _ in range(10)]
+    await asyncio.sleep(0.05)
+    assert state["inside"] == 10  # all at once
+    release.set()
+    await asyncio.gather(*sockets)
