@@ -118,6 +118,17 @@ def finished(frame: str) -> bool:
     return 'id="game-result"' in frame
 
 
+async def at_my_turn(user, *, rated: bool = True) -> tuple[Game, Client, str]:
+    """``user`` at a new table against two random bots, their socket open on their turn:
+    the game, the socket and the board."""
+    game = await db(services.game_create)(
+        creator=user, target=10, seat_kinds=["me", "random", "random"], is_rated=rated
+    )
+    client = Client(game.pk, user, 0)
+    await client.connect()
+    return game, client, await client.board_where(can_play)
+
+
 async def scan_frames(client: Client, game: Game):
     for frame in client.frames:
         await db(assert_no_hidden_cards)(frame, game, client.seat)
@@ -505,12 +516,7 @@ async def test_one_hint_at_a_time_per_socket_and_ten_a_minute_per_person(alice, 
         return view.legal_cards[0]
 
     monkeypatch.setattr(consumers, "choose_elsewhere", slow_choose)
-    game = await db(services.game_create)(
-        creator=alice, target=10, seat_kinds=["me", "random", "random"], is_rated=False
-    )
-    client = Client(game.pk, alice, 0)
-    await client.connect()
-    await client.board_where(can_play)
+    game, client, _frame = await at_my_turn(alice, rated=False)
     await client.send({"hint": "1"})
     await client.send({"hint": "1"})
     reply = await client.frame_where(lambda f: "table-message" in f)

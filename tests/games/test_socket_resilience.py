@@ -14,7 +14,7 @@ from games.models import Game, Play, Presence
 from tests.redis_server import PrivateRedis
 
 from .helpers import board_moves, can_play, hand_cards
-from .test_consumer import Client, db, refused
+from .test_consumer import Client, at_my_turn, db, refused
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -23,12 +23,7 @@ pytestmark = [
 
 
 async def test_a_card_sent_twice_is_played_once(alice):
-    game = await db(services.game_create)(
-        creator=alice, target=10, seat_kinds=["me", "random", "random"]
-    )
-    client = Client(game.pk, alice, 0)
-    await client.connect()
-    frame = await client.board_where(can_play)
+    game, client, frame = await at_my_turn(alice)
     moves, card = board_moves(frame), hand_cards(frame)[0]
     await client.drain()
     message = {"card": card, "moves": str(moves)}
@@ -44,12 +39,7 @@ async def test_a_card_sent_twice_is_played_once(alice):
 
 
 async def test_a_card_for_an_older_board_is_refused_and_changes_nothing(alice):
-    game = await db(services.game_create)(
-        creator=alice, target=10, seat_kinds=["me", "random", "random"]
-    )
-    client = Client(game.pk, alice, 0)
-    await client.connect()
-    frame = await client.board_where(can_play)
+    game, client, frame = await at_my_turn(alice)
     moves = board_moves(frame)
     await client.drain()
     await client.send({"card": hand_cards(frame)[0], "moves": str(moves)})

@@ -10,10 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from games import services, thinking
+from games import thinking
 
-from .helpers import can_play
-from .test_consumer import Client, db
+from .test_consumer import at_my_turn
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -35,12 +34,7 @@ def test_hint_workers_run_below_the_bots_workers(fresh_pools):
 @pytest.mark.usefixtures("table_runner")
 async def test_a_full_hints_lane_refuses_at_once_and_the_game_goes_on(alice, settings):
     settings.COINS_HINTS_AT_ONCE = 0  # every hint finds the lane full
-    game = await db(services.game_create)(
-        creator=alice, target=10, seat_kinds=["me", "random", "random"], is_rated=False
-    )
-    client = Client(game.pk, alice, 0)
-    await client.connect()
-    await client.board_where(can_play)
+    _game, client, _frame = await at_my_turn(alice, rated=False)
     await client.send({"hint": "1"})
     refusal = await client.frame_where(lambda f: 'id="table-message"' in f)
     assert "ask again in a moment" in refusal

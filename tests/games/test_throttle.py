@@ -12,6 +12,7 @@ from games.throttle import (
     PER_SECOND,
     MessageBucket,
 )
+from tests.clock import FakeClock
 
 from .helpers import board_moves, can_play
 from .test_consumer import Client, db
@@ -20,14 +21,6 @@ pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.usefixtures("table_runner"),  # as in every server process
 ]
-
-
-class FakeClock:
-    def __init__(self):
-        self.now = 100.0
-
-    def __call__(self):
-        return self.now
 
 
 def test_the_bucket_allows_a_burst_then_its_rate():

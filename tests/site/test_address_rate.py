@@ -6,14 +6,7 @@ import asyncio
 import pytest
 
 from coins_site.address_rate import AddressRateGuard, Buckets
-
-
-class FakeClock:
-    def __init__(self):
-        self.now = 1000.0
-
-    def __call__(self):
-        return self.now
+from tests.clock import FakeClock
 
 
 def test_a_bucket_allows_its_burst_then_its_rate_per_key():
