@@ -1,6 +1,6 @@
 """Search bots think in separate processes, never in a thread of the process serving sockets.
 
-A search is pure Python (tens of milliseconds, see the README's think-time figures); run in
+A search is pure Python (tens of milliseconds, see docs/bots.md's think-time figures); run in
 the server process it would hold the interpreter lock and stall every table. The worker
 process receives only the bot's name, its seed and its own seat view: the same information
 the bot may use. It thinks with the bot's own budget, as everywhere else.

@@ -145,6 +145,6 @@ def test_the_site_is_wrapped_and_the_readme_uses_the_setting():
 
     assert isinstance(application, ForwardedClient)
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
-    production = readme.split("Production is", 1)[1].split("```", 2)[1]
+    production = readme.split("## Production", 1)[1].split("```", 2)[1]
     assert "COINS_TRUSTED_PROXIES=" in production and "coins_site.serve" in production
     assert "--proxy-headers" not in production
