@@ -117,7 +117,7 @@ def forget_reservations(request) -> None:
 
 def count(kind: str, who: str, window: int = HOUR) -> int:
     """Add one to ``kind`` for ``who`` in the current window; return the new count (0 if
-    the cache is down). Atomic: compare the answer with the limit (games.hints does)."""
+    the cache is down). Atomic: compare the answer with the limit (games.table.hints does)."""
     key = f"throttle:{kind}:{who}:{int(time.time() // window)}"
     try:
         cache.add(key, 0, timeout=window + 60)

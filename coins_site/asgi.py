@@ -27,7 +27,7 @@ from coins_site.http_slots import HttpSlots  # noqa: E402
 from coins_site.proxies import ForwardedClient  # noqa: E402
 from coins_site.websocket_origin import SameOriginValidator  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
-from games.runner import start_in_this_process  # noqa: E402
+from games.table.runner import start_in_this_process  # noqa: E402
 
 
 class StartsTableRunner:

@@ -2,7 +2,7 @@
 
 With nothing set, the site runs on SQLite and the in-memory channel layer. ``DATABASE_URL``
 switches to PostgreSQL, ``REDIS_URL`` to the Redis channel layer (needed as soon as more
-than one Daphne process serves the site). See README.md and docs/operations.md for the production variables.
+than one Daphne process serves the site). See README.md and docs/operations.md for more.
 """
 
 import logging

@@ -6,4 +6,4 @@ class GamesConfig(AppConfig):
     verbose_name = "Games"
 
     def ready(self):
-        from . import receivers  # noqa: F401  (sockets close on log-out and password change)
+        from games import receivers  # noqa: F401  (sockets close on log-out and password change)

@@ -3,8 +3,8 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from .models import OFFERED_BOTS, BotLevel
-from .services import OPEN
+from games.models import OFFERED_BOTS, BotLevel
+from games.table.seats import OPEN
 
 TARGET_CHOICES = [(10, "10"), (15, "15"), (20, "20"), (0, _("Other"))]
 CLOCK_CHOICES = [

@@ -8,10 +8,9 @@ from django.dispatch import receiver
 from django.utils import timezone
 
 from accounts.signals import password_changed
-
-from .models import Presence
-from .signals import runner_idle
-from .table_updates import end_user_sockets
+from games.models import Presence
+from games.realtime.push import end_user_sockets
+from games.signals import runner_idle
 
 
 @receiver(user_logged_out, dispatch_uid="games.close_sockets_on_logout")

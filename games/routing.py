@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from .consumers import TableConsumer
+from games.realtime.consumers import TableConsumer
 
 websocket_urlpatterns = [
     path("ws/games/<int:game_id>/", TableConsumer.as_asgi()),

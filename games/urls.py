@@ -1,6 +1,7 @@
 from django.urls import path
 
-from . import views, views_history
+from games import views
+from games.history import views as views_history
 
 urlpatterns = [
     path("", views.HomeView.as_view(), name="home"),

@@ -11,20 +11,22 @@ from django.views import View
 from django.views.generic import FormView, TemplateView
 
 from accounts.selectors import wants_turn_sound
-
-from . import chat, flow, history, matchmaking, rematch, selectors, services
-from .card_names import SUIT_NAMES
-from .chat import chat_context
-from .engine import IllegalPlay, record_json
-from .engine.cards import SUIT_LETTERS
-from .errors import TableMovedOn
-from .forms import FindGameForm, GameCreateForm
-from .invites import invite_of, table_page_game
-from .models import Game
-from .records import game_record
-from .refusals import refusal_text
-from .signals import asked, player_page
-from .table_updates import announce_chat, viewer_context
+from games.board.card_names import SUIT_NAMES
+from games.board.refusals import refusal_text
+from games.engine import IllegalPlay, record_json
+from games.engine.cards import SUIT_LETTERS
+from games.forms import FindGameForm, GameCreateForm
+from games.history import games as history
+from games.history.records import game_record
+from games.models import Game
+from games.realtime.push import announce_chat, viewer_context
+from games.signals import asked, player_page
+from games.table import chat, flow, matchmaking, rematch
+from games.table import loading as selectors
+from games.table import seats as services
+from games.table.chat import chat_context
+from games.table.errors import TableMovedOn
+from games.table.invites import invite_of, table_page_game
 
 
 class HomeView(TemplateView):

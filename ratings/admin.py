@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from accounts.admin import UserAdmin as AccountsUserAdmin
-from games.admin_paging import CappedListMixin
+from common.admin_paging import CappedListMixin
 from games.models import PlayerStats
 
 from . import services

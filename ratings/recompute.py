@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
-from games.bulk_rows import rows_insert
+from common.bulk_rows import rows_insert
 from games.models import Seat
 
 from .models import DEFAULT_MU, DEFAULT_SIGMA, PlayerRating, RatingEvent

@@ -6,7 +6,7 @@ from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404
 from django.views.generic import TemplateView
 
-from games.paging import page_request
+from common.paging import page_request
 
 from . import selectors
 from .models import Leaderboard

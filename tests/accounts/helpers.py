@@ -7,7 +7,7 @@ import threading
 from django.contrib.auth.hashers import MD5PasswordHasher
 from django.test import Client
 
-from games.benchmarks.bursts import at_once  # noqa: F401  (the tests' bursts)
+from lab.benchmarks.bursts import at_once  # noqa: F401  (the tests' bursts)
 
 COUNTING_HASHER = "tests.accounts.helpers.CountingMD5PasswordHasher"
 

@@ -8,8 +8,8 @@ from django.urls import reverse
 from django.utils import translation
 
 from accounts.models import Profile
-from games import services
-from games.card_names import card_label, trick_why
+from games.board.card_names import card_label, trick_why
+from games.table import seats as services
 
 pytestmark = pytest.mark.django_db
 

@@ -84,7 +84,7 @@ def test_a_spanish_player_gets_the_table_in_spanish(client, make_player):
     assert "Mano 1 · baza " in html and " de 16" in html
     assert re.search(r"<span>Reparte [^<]+</span>", html)
     assert 'aria-label="Tu mano"' in html
-    # The status line comes from Python (games.presenters), not from the template.
+    # The status line comes from Python (games.board.presenters), not from the template.
     status = re.search(r'<p id="status" class="status">([^<]*)</p>', html)
     assert status and re.match(r"(Tu turno|Esperando a )", status[1]), status
     for english in ("Each suit beats the next one", "Your hand", "First to <strong>"):
@@ -149,7 +149,7 @@ def test_why_a_trick_was_won_is_said_in_the_viewers_language():
     engine's sentence, in Spanish with Spanish card and suit names."""
     from itertools import permutations
 
-    from games.card_names import trick_why
+    from games.board.card_names import trick_why
     from games.engine import trick_case
 
     with translation.override("en"):

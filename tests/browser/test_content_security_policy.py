@@ -5,7 +5,7 @@ through a replay, and the browser reports no violation at all."""
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import services
+from games.table import seats as services
 from tests.games.helpers import play_out
 
 from .actions import play_a_card, sign_up, wait_for_a_push

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from games import services
 from games.models import Game, Play
+from games.table import seats as services
 from ratings.models import Leaderboard
 from tests.games.helpers import play_out
 

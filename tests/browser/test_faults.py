@@ -14,11 +14,12 @@ import pytest
 from django.conf import settings
 from django.utils import timezone
 
-from games import flow, services
 from games.engine import CARD_CODES, state_from_record
+from games.history.records import game_record
 from games.models import Game, Play
-from games.records import game_record
-from games.selectors import game_load
+from games.table import flow
+from games.table import seats as services
+from games.table.loading import game_load
 
 pytestmark = pytest.mark.browser
 

@@ -89,7 +89,7 @@ def test_a_page_that_missed_an_update_catches_up_by_itself(
     silence, not a stuck table: the page asks again and shows the move, without reloading."""
     from django.contrib.auth import get_user_model
 
-    from games import flow
+    from games.table import flow
 
     sent = []
     page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(payload)))

@@ -4,9 +4,9 @@ import os
 
 import pytest
 
-from games import services
+from games.history.records import game_record
 from games.models import Game
-from games.records import game_record
+from games.table import seats as services
 from tests.games.helpers import play_out
 
 pytestmark = pytest.mark.browser

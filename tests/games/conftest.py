@@ -64,7 +64,7 @@ async def table_runner():
     """A table runner on the test's event loop, as each server process runs one."""
     import asyncio
 
-    from games.runner import run_tables_forever
+    from games.table.runner import run_tables_forever
 
     task = asyncio.create_task(run_tables_forever())
     yield task

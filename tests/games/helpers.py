@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
-from games.benchmarks.bursts import at_once as burst
 from games.engine import CARD_CODES, GameState, card_name, parse_card
 from games.models import Game, Hand, Play
+from lab.benchmarks.bursts import at_once as burst
 
 MOVES = re.compile(r'id="board"[^>]*data-moves="(\d+)"')
 
@@ -76,8 +76,8 @@ def serve_due(game_id: int, later: timedelta = timedelta(0)) -> int:
     Return how many things were done."""
     from django.utils import timezone
 
-    from games import flow
-    from games.thinking import choose
+    from games.table import flow
+    from games.table.thinking import choose
 
     done = 0
     while True:
@@ -93,9 +93,9 @@ def serve_due(game_id: int, later: timedelta = timedelta(0)) -> int:
 def play_out(game: Game, user) -> Game:
     """Finish ``game`` (``user`` in seat 0, bots elsewhere): bots answer, ``user`` plays its
     first card each turn. Return the game as it ended."""
-    from games import flow
     from games.engine import NotYourTurn
-    from games.selectors import game_load
+    from games.table import flow
+    from games.table.loading import game_load
 
     while True:
         serve_due(game.pk)
@@ -114,5 +114,5 @@ def play_out(game: Game, user) -> Game:
 
 
 def at_once(*calls) -> list:
-    """``games.benchmarks.bursts.at_once`` for calls given one by one."""
+    """``lab.benchmarks.bursts.at_once`` for calls given one by one."""
     return burst(list(calls))

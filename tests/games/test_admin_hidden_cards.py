@@ -4,8 +4,8 @@ permission: the deck of a hand being played holds every player's unplayed cards.
 import pytest
 from django.contrib.auth.models import Permission
 
-from games import services
 from games.models import Game, Hand
+from games.table import seats as services
 
 pytestmark = pytest.mark.django_db
 

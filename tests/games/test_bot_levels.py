@@ -6,10 +6,10 @@ import importlib
 import pytest
 from django.apps import apps
 
-from games import services
 from games.engine.bots import BOT_CLASSES, LEVELS
+from games.history.records import game_record
 from games.models import BotLevel, Seat
-from games.records import game_record
+from games.table import seats as services
 from ratings.models import PlayerRating
 
 pytestmark = pytest.mark.django_db

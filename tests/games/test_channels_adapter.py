@@ -11,7 +11,7 @@ from channels.consumer import AsyncConsumer
 from channels.layers import InMemoryChannelLayer
 from channels_redis.core import RedisChannelLayer
 
-from games.channels_adapter import dispatch_without_db_hop, others_watching
+from games.realtime.channels_adapter import dispatch_without_db_hop, others_watching
 
 
 def test_the_installed_versions_are_the_ones_the_adapter_was_written_for():

@@ -6,8 +6,11 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone, translation
 
-from games import flow, services
-from games.chat import (
+from games.engine import CARD_CODES
+from games.models import ChatMessage, ChatReport, Game
+from games.table import flow
+from games.table import seats as services
+from games.table.chat import (
     ChatRefused,
     chat_log,
     chat_mute,
@@ -17,9 +20,7 @@ from games.chat import (
     muted_at_table,
     shown_text,
 )
-from games.engine import CARD_CODES
-from games.models import ChatMessage, ChatReport, Game
-from games.selectors import game_load
+from games.table.loading import game_load
 
 pytestmark = pytest.mark.django_db
 

@@ -5,9 +5,9 @@ import re
 import pytest
 from channels.db import database_sync_to_async
 
-from games import services
 from games.models import ChatMessage, ChatReport
-from games.table_updates import notify_table
+from games.realtime.push import notify_table
+from games.table import seats as services
 
 from .helpers import board_moves
 from .test_consumer import Client, scan_frames
@@ -142,8 +142,8 @@ async def test_a_muted_person_is_hidden_live_and_can_be_reported(alice, bob):
 async def test_a_chat_line_lost_on_the_way_comes_with_the_next_ask(alice, bob):
     """As for boards: after a silence the page asks, and gets the chat if anything was said
     since the last line it showed (and nothing if not)."""
-    from games.chat import chat_post
-    from games.consumers import SYNC
+    from games.realtime.consumers import SYNC
+    from games.table.chat import chat_post
 
     ann, ben = await two_players(alice, bob)
     await ann.send(SYNC)

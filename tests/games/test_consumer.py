@@ -12,13 +12,14 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client as PageClient
 
 from coins_site.asgi import application
-from games import flow, services
-from games.channels_adapter import others_watching
-from games.consumers import SYNC
 from games.models import Game, Play
-from games.presence_frames import announcements_sent
-from games.selectors import game_load
-from games.table_updates import notify_table
+from games.realtime.channels_adapter import others_watching
+from games.realtime.consumers import SYNC
+from games.realtime.presence_frames import announcements_sent
+from games.realtime.push import notify_table
+from games.table import flow
+from games.table import seats as services
+from games.table.loading import game_load
 
 from .helpers import assert_no_hidden_cards, board_moves, can_play, hand_cards
 
@@ -206,7 +207,7 @@ async def test_a_move_is_broadcast_only_when_someone_else_watches(alice, setting
 async def test_a_page_that_missed_an_update_gets_it_when_it_asks(alice, settings, monkeypatch):
     """An update lost on the way costs a silence, not a stuck table: after a silence the
     page asks, and gets the board if (and only if) the game has moved since its last one."""
-    from games import flow as table_flow
+    from games.table import flow as table_flow
 
     settings.COINS_BOT_PAUSE = 0
     game = await db(services.game_quick_play)(user=alice)
@@ -446,7 +447,7 @@ async def test_a_reconnecting_socket_gets_the_current_board(alice):
 async def test_search_bots_think_in_another_process(alice, monkeypatch, tmp_path):
     """Bots marked as searching are asked in the worker pool by the runner, never in the
     server's threads or on a socket: the workers log each card with their process id."""
-    from games import flow, thinking
+    from games.table import flow, thinking
 
     def fresh_pool():  # workers read the environment when they start
         thinking.shutdown_pools()
@@ -504,7 +505,7 @@ async def test_one_hint_at_a_time_per_socket_and_ten_a_minute_per_person(alice, 
     a person's sockets, hints are refused with the reason; play goes on meanwhile."""
     from django.core.cache import cache
 
-    from games import consumers
+    from games.realtime import consumers
 
     cache.clear()
     release = asyncio.Event()

@@ -6,13 +6,14 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import flow, rematch, services
 from games.engine import CARD_CODES, state_from_record
-from games.matchmaking import find_game
+from games.history.records import game_record
 from games.models import Game, Play, Presence, Seat
-from games.records import game_record
-from games.selectors import game_load
-from games.table_updates import notify_table
+from games.realtime.push import notify_table
+from games.table import flow, rematch
+from games.table import seats as services
+from games.table.loading import game_load
+from games.table.matchmaking import find_game
 
 from .helpers import serve_due
 
@@ -114,7 +115,7 @@ def test_alone_with_bots_and_gone_the_game_is_abandoned_after_ten_minutes(alice)
     assert flow.run_due(game.pk, now=timezone.now() + timedelta(minutes=11)).cards == 0
     game = Game.objects.get(pk=game.pk)
     assert game.status == Game.Status.ABANDONED and game.abandoned_by == 0
-    from games.selectors import running_games_of, watchable_games
+    from games.table.loading import running_games_of, watchable_games
 
     assert game not in watchable_games() and game not in running_games_of(alice)
 
@@ -141,7 +142,8 @@ def test_without_a_clock_a_gone_person_is_replaced_when_others_play_on(alice, bo
 def told(monkeypatch):
     """What the table's sockets were told, by table (a change that is not a card: -1)."""
     calls = []
-    for module in ("games.flow", "games.services", "games.rematch", "games.matchmaking"):
+    modules = ("games.table.flow", "games.table.seats", "games.table.rematch")
+    for module in (*modules, "games.table.matchmaking"):
         monkeypatch.setattr(
             f"{module}.notify_table", lambda game_id, moves, **kw: calls.append(game_id)
         )
@@ -214,7 +216,7 @@ def test_a_channel_layer_that_is_down_costs_updates_not_the_change(client, alice
 
 
 def test_the_runners_forget_presence_rows_of_long_dead_sockets(alice):
-    from games.runner import idle_work
+    from games.table.runner import idle_work
 
     game = services.game_quick_play(user=alice)
     now = timezone.now()
@@ -239,7 +241,7 @@ def test_a_person_a_bot_replaced_cannot_end_the_game_for_the_others(alice, bob):
 
 def test_a_game_whose_due_work_fails_waits_and_the_others_are_served(alice, bob, monkeypatch):
     """One broken table must not stall a runner: it is put back for later, the rest go on."""
-    from games import runner
+    from games.table import runner
 
     broken = services.game_create(creator=alice, target=10, seat_kinds=["random", "me", "random"])
     fine = services.game_create(creator=bob, target=10, seat_kinds=["random", "me", "random"])
@@ -303,8 +305,8 @@ def test_a_bot_leading_after_a_trick_waits_so_people_see_who_took_it(alice, sett
 def test_a_board_read_just_before_a_move_shows_the_game_as_its_row_says(alice):
     """A page or push reads the game row, then a card commits before it loads the plays:
     the state is rebuilt up to the row's move count, never with the later card."""
-    from games import state_cache
-    from games.selectors import game_load
+    from games.table import state_cache
+    from games.table.loading import game_load
 
     game = services.game_create(creator=alice, target=10, seat_kinds=["me", "random", "random"])
     stale = Game.objects.get(pk=game.pk)

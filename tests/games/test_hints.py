@@ -3,7 +3,7 @@
 from itertools import permutations
 
 from games.engine import GameState, resolve_trick
-from games.hints import explain, win_chance
+from games.table.hints import explain, win_chance
 
 
 def position_with(trick_cards: int) -> GameState:

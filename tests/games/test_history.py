@@ -7,11 +7,11 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import services
-from games.history import duration_text
+from games.history.games import duration_text
+from games.history.player_records import seats_settle
+from games.history.records import game_record
 from games.models import Game
-from games.player_records import seats_settle
-from games.records import game_record
+from games.table import seats as services
 
 from .helpers import play_out
 
@@ -253,8 +253,8 @@ def test_the_player_page_shows_private_games_only_to_their_players(
 def test_a_game_that_ends_settles_its_seats_and_the_players_stats_once(client, alice, bob, carol):
     """The history and the profile read what the end of a game writes: each seat's outcome
     and each person's counts (a resigned game counts as abandoned, not played)."""
-    from games import flow
     from games.models import PlayerStats, Seat
+    from games.table import flow
 
     game = played_out(alice)
     seat = Seat.objects.get(game=game, user=alice)

@@ -9,8 +9,8 @@ import re
 import pytest
 from django.contrib.auth import get_user_model
 
-from games import services
 from games.models import Game
+from games.table import seats as services
 
 pytestmark = pytest.mark.django_db
 

@@ -5,9 +5,9 @@ import re
 
 import pytest
 
-from games import services
 from games.models import Game
-from games.services import GameError
+from games.table import seats as services
+from games.table.seats import GameError
 
 pytestmark = pytest.mark.django_db
 

@@ -6,9 +6,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import flow
-from games.matchmaking import CHECK_EVERY, GONE_AFTER, START_GRACE, QueueRefused, find_game
 from games.models import Game, Presence, Seat
+from games.table import flow
+from games.table.matchmaking import CHECK_EVERY, GONE_AFTER, START_GRACE, QueueRefused, find_game
 
 pytestmark = pytest.mark.django_db
 
@@ -97,7 +97,7 @@ def test_a_late_person_takes_a_bots_seat_before_the_first_card_only(alice, bob, 
     serve_due(game.pk, later=timedelta(minutes=1))
     if Game.objects.get(pk=game.pk).moves == 0:  # a person leads: they play
         from games.engine import CARD_CODES
-        from games.selectors import game_load
+        from games.table.loading import game_load
 
         loaded = game_load(Game.objects.get(pk=game.pk))
         seat = loaded.seats[loaded.state.to_play]
@@ -153,8 +153,8 @@ def test_the_lobby_and_home_offer_find_a_game_and_it_seats_you(client, alice, bo
 
 
 def test_a_friends_table_everyone_left_closes_and_leaves_the_lobby(alice):
-    from games.selectors import open_tables
-    from games.services import game_create
+    from games.table.loading import open_tables
+    from games.table.seats import game_create
 
     table = game_create(creator=alice, target=10, seat_kinds=["me", "open", "open"])
     assert table.due_at is not None
@@ -171,7 +171,7 @@ def test_a_friends_table_everyone_left_closes_and_leaves_the_lobby(alice):
 def test_a_late_person_is_seated_even_where_the_game_was_cached(alice, bob):
     """Seats change without a card here: a process that cached the game at move 0 (its
     board was drawn) must not keep the bot that held the seat."""
-    from games.selectors import game_load
+    from games.table.loading import game_load
 
     game = find_game(user=alice, target=10, clock=30, wait=30)
     here(game, alice)

@@ -4,11 +4,12 @@ migration that renames, adds or drops a column the moves write fails here, not m
 import pytest
 from django.db import connection, models
 
-from games import move_rows, services
-from games.flow import play_and_record
 from games.models import Game, Hand, Play, Seat, Trick
-from games.move_rows import MoveRows
-from games.selectors import game_load
+from games.table import move_rows
+from games.table import seats as services
+from games.table.flow import play_and_record
+from games.table.loading import game_load
+from games.table.move_rows import MoveRows
 
 pytestmark = pytest.mark.django_db
 

@@ -10,10 +10,11 @@ import re
 import pytest
 from django.utils.html import escape
 
-from games import flow, services
 from games.engine import CARD_CODES, card_name, verify_public_record
 from games.models import Game
-from games.selectors import game_load
+from games.table import flow
+from games.table import seats as services
+from games.table.loading import game_load
 
 from .helpers import (
     assert_no_hidden_cards,

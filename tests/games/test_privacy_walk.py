@@ -7,10 +7,11 @@ from datetime import timedelta
 import pytest
 from django.core.cache import cache
 
-from games import flow, services
 from games.engine import CARD_CODES
 from games.models import Game
-from games.selectors import game_load
+from games.table import flow
+from games.table import seats as services
+from games.table.loading import game_load
 from ratings.models import Leaderboard
 from ratings.services import game_rate
 

@@ -24,11 +24,12 @@ from django.test import Client
 from django.utils import timezone
 
 from coins_site.asgi import application
-from games import flow, services
 from games.engine import CARD_CODES
 from games.models import Game
-from games.selectors import game_load
-from games.table_updates import notify_table
+from games.realtime.push import notify_table
+from games.table import flow
+from games.table import seats as services
+from games.table.loading import game_load
 
 from .helpers import board_moves
 

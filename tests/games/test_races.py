@@ -3,9 +3,10 @@
 import pytest
 from django.db import connection
 
-from games import flow, services
 from games.models import Game, Rematch, Seat
-from games.rematch import rematch_accept
+from games.table import flow
+from games.table import seats as services
+from games.table.rematch import rematch_accept
 from tests.games.helpers import at_once
 
 pytestmark = [
@@ -46,7 +47,7 @@ def test_two_people_accepting_a_rematch_at_once_make_one_table(alice, bob, carol
 
 
 def test_two_people_finding_a_game_at_once_sit_at_one_table(alice, bob, carol, make_user):
-    from games.matchmaking import find_game
+    from games.table.matchmaking import find_game
 
     for n in range(6):
         one, two = make_user(f"one{n}"), make_user(f"two{n}")
@@ -58,7 +59,7 @@ def test_two_people_finding_a_game_at_once_sit_at_one_table(alice, bob, carol, m
         assert results[0].pk == results[1].pk, "two people pressing at once, two tables"
         table = Game.objects.get(pk=results[0].pk)
         assert set(table.seats.values_list("user", flat=True)) == {one.pk, two.pk, None}
-        from games import flow
+        from games.table import flow
 
         flow.abandon(game_id=table.pk)  # the next pair starts from an empty queue
 
@@ -86,7 +87,7 @@ def test_fifty_new_tables_at_once_never_pass_the_waiting_tables_limit(alice, set
 
 def test_joining_and_finding_games_at_once_count_against_one_limit(alice, bob, settings):
     """Seats taken at others' tables and found games share the person's limit."""
-    from games.matchmaking import find_game
+    from games.table.matchmaking import find_game
 
     tables = [
         services.game_create(creator=bob, target=10, seat_kinds=["me", "open", "random"])

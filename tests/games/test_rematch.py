@@ -5,9 +5,10 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import flow, services
 from games.models import Game, Rematch, Seat
-from games.rematch import RematchRefused, rematch_accept, rematch_decline
+from games.table import flow
+from games.table import seats as services
+from games.table.rematch import RematchRefused, rematch_accept, rematch_decline
 
 pytestmark = pytest.mark.django_db
 

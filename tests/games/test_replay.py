@@ -8,12 +8,13 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import flow, services, state_cache
 from games.engine import CARD_CODES, GameState, deal, trick_case
+from games.history.records import game_record
+from games.history.replay import find, positions, score_sheet, steps, target_reached
 from games.models import Game
-from games.records import game_record
-from games.replay import find, positions, score_sheet, steps, target_reached
-from games.selectors import game_load
+from games.table import flow, state_cache
+from games.table import seats as services
+from games.table.loading import game_load
 
 from .helpers import assert_no_hidden_cards, hidden_cards_for, section, serve_due
 

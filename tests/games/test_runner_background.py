@@ -8,11 +8,12 @@ import pytest
 from channels.db import database_sync_to_async
 from django.db import connection
 
-from games import flow, services
 from games.engine import CARD_CODES
 from games.models import Game
-from games.selectors import game_load
 from games.signals import runner_idle
+from games.table import flow
+from games.table import seats as services
+from games.table.loading import game_load
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

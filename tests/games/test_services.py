@@ -4,7 +4,6 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games import flow, services
 from games.engine import (
     CARD_CODES,
     GameState,
@@ -15,9 +14,11 @@ from games.engine import (
     record_of,
     state_from_record,
 )
+from games.history.records import game_record, players_of
 from games.models import Game, Hand, Play, Seat, Trick
-from games.records import game_record, players_of
-from games.selectors import game_load
+from games.table import flow
+from games.table import seats as services
+from games.table.loading import game_load
 
 from .helpers import serve_due
 
@@ -264,8 +265,8 @@ def test_a_move_costs_at_most_ten_queries(alice, bob, carol):
 
 @pytest.mark.django_db(transaction=True)
 def test_the_state_cache_holds_exactly_what_the_rows_say(alice, bob, carol):
-    from games import state_cache
-    from games.selectors import _rebuild, seats_of
+    from games.table import state_cache
+    from games.table.loading import _rebuild, seats_of
 
     game = three_humans(alice, bob, carol)
     users = users_by_seat(game)
@@ -306,7 +307,7 @@ def test_bots_that_follow_a_move_answer_in_its_transaction_and_rows_match_the_en
     rows written in one batch (new tricks, finished tricks, scores, new deals) rebuild the
     very game the engine played, and a call stays within ten queries (lock, new tricks,
     finished trick, plays, scores, a new deal, game)."""
-    from games.selectors import _rebuild, seats_of
+    from games.table.loading import _rebuild, seats_of
 
     game = services.game_quick_play(user=alice, target=30)  # long enough for new deals
     serve_due(game.pk)

@@ -7,9 +7,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import services
-from games.consumers import TableConsumer
 from games.models import Game, Presence
+from games.realtime.consumers import TableConsumer
+from games.table import seats as services
 
 from .helpers import board_moves, can_play, hand_cards
 from .test_consumer import Client, db, scan_frames
@@ -120,7 +120,7 @@ async def test_a_socket_that_crashes_leaves_no_presence(alice, monkeypatch):
         raise RuntimeError("a bug in a handler")
 
     monkeypatch.setattr(TableConsumer, "table_update", broken)
-    from games.table_updates import notify_table
+    from games.realtime.push import notify_table
 
     await db(notify_table)(game.pk, -1)
     with pytest.raises(RuntimeError):
@@ -161,7 +161,7 @@ async def test_a_stale_row_counts_for_nothing_against_a_cap(alice, settings):
 async def test_signed_out_watchers_share_one_render_per_move(alice, monkeypatch):
     """Every signed-out watcher's board of a move is the same HTML (no form, no token of
     theirs): rendered once for all of them, never with anything of the player's hand."""
-    from games import socket_calls
+    from games.realtime import socket_calls
 
     game = await db(services.game_create)(
         creator=alice, target=10, seat_kinds=["me", "random", "random"]

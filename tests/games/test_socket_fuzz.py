@@ -12,10 +12,10 @@ from channels.db import database_sync_to_async
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import services
 from games.engine import CARD_CODES
 from games.models import Game
-from games.selectors import game_load
+from games.table import seats as services
+from games.table.loading import game_load
 
 from .test_consumer import Client
 

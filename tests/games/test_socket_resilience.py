@@ -9,8 +9,8 @@ import time
 import pytest
 from channels.layers import channel_layers
 
-from games import services
 from games.models import Game, Play, Presence
+from games.table import seats as services
 from tests.redis_server import PrivateRedis
 
 from .helpers import board_moves, can_play, hand_cards

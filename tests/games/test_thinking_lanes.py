@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from games import thinking
+from games.table import thinking
 
 from .test_consumer import at_my_turn
 
@@ -48,7 +48,7 @@ import os, sys
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "coins_site.settings_test")
 import django
 django.setup()
-from games import thinking
+from games.table import thinking
 for lane in (thinking.BOTS, thinking.HINTS):
     thinking.pool(lane).submit(os.getpid).result(timeout=60)
 print("ready", flush=True)

@@ -3,15 +3,15 @@ tabs at one table are capped. Play goes on for everyone else."""
 
 import pytest
 
-from games import services
 from games.models import Game
-from games.throttle import (
+from games.realtime.throttle import (
     ANSWERED_REFUSALS,
     BURST,
     CLOSE_AFTER_REFUSALS,
     PER_SECOND,
     MessageBucket,
 )
+from games.table import seats as services
 from tests.clock import FakeClock
 
 from .helpers import board_moves, can_play

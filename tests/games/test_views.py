@@ -6,11 +6,12 @@ import re
 import pytest
 from django.utils.html import escape
 
-from games import flow, services
 from games.engine import CARD_CODES, record_json, state_from_record
+from games.history.records import game_record
 from games.models import Game, Play, Seat
-from games.records import game_record
-from games.selectors import game_load
+from games.table import flow
+from games.table import seats as services
+from games.table.loading import game_load
 
 from .helpers import can_play, hand_cards, play_out, serve_due
 

@@ -134,7 +134,7 @@ def test_pacemaker_beats_every_couple_of_seconds_and_prunes_now_and_then():
 async def test_a_running_table_runner_beats(settings):
     from asgiref.sync import sync_to_async
 
-    from games.runner import run_tables_forever
+    from games.table.runner import run_tables_forever
 
     task = asyncio.create_task(run_tables_forever())
     try:

@@ -47,7 +47,7 @@ def log_from_a_process(log_format: str | None) -> list[str]:
     script = (
         "import django, logging, warnings; django.setup()\n"
         "warnings.warn('a warning is a log line too')\n"
-        "logging.getLogger('games.runner').info('Table runner started in process %s', 1)\n"
+        "logging.getLogger('games.table.runner').info('Table runner started in process %s', 1)\n"
         "try:\n    1 / 0\nexcept ZeroDivisionError:\n"
         "    logging.getLogger('django.request').exception('Internal Server Error: /x')\n"
     )
@@ -66,7 +66,7 @@ def log_from_a_process(log_format: str | None) -> list[str]:
 def test_json_logs_from_a_configured_process():
     lines = log_from_a_process("json")
     records = [json.loads(line) for line in lines]  # every line is one object
-    assert [r["logger"] for r in records] == ["py.warnings", "games.runner", "django.request"]
+    assert [r["logger"] for r in records] == ["py.warnings", "games.table.runner", "django.request"]
     assert "a warning is a log line too" in records[0]["message"]
     assert records[1]["message"] == "Table runner started in process 1"
     assert "ZeroDivisionError" in records[2]["exception"] and records[2]["level"] == "ERROR"

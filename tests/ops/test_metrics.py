@@ -8,11 +8,12 @@ from django.test import Client
 from django.utils import timezone
 from prometheus_client import REGISTRY
 
-from games import flow, services
 from games.engine import CARD_CODES
 from games.models import Game, Play
-from games.runner import claim_and_run
-from games.selectors import game_load
+from games.table import flow
+from games.table import seats as services
+from games.table.loading import game_load
+from games.table.runner import claim_and_run
 
 pytestmark = pytest.mark.django_db
 

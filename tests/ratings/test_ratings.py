@@ -6,10 +6,11 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
-from games import flow, services
 from games.engine import CARD_CODES
 from games.models import Game
-from games.selectors import game_load
+from games.table import flow
+from games.table import seats as services
+from games.table.loading import game_load
 from ratings.models import Leaderboard, LeaderboardExclusion, PlayerRating, RatingEvent
 from ratings.recompute import ratings_recompute
 from ratings.services import game_rate, ranks_of, season_close
@@ -230,7 +231,7 @@ def test_admin_actions_for_staff_only_and_logged(client, django_user_model):
     )
     assert response.status_code == 302
     # Queued for the table runners, which serve it once idle (here: by hand).
-    from games.runner import idle_work
+    from games.table.runner import idle_work
     from ratings.models import RatingsRecompute
 
     RatingEvent.objects.all().delete()

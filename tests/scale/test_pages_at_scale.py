@@ -6,8 +6,8 @@ import re
 import pytest
 from django.core.management import call_command
 
-from games.benchmarks.pages import clients, page_kinds, queries_of
 from games.models import Game, Play, PlayerStats, Seat
+from lab.benchmarks.pages import clients, page_kinds, queries_of
 from ratings.models import RatingEvent, Standing
 
 pytestmark = pytest.mark.django_db
@@ -42,7 +42,7 @@ def measure(deep: int = 2) -> dict[str, tuple[int, int, bool]]:
 def test_seed_scale_stores_real_games_rated_and_counted():
     seed(30, "rows")
     game = Game.objects.filter(status=Game.Status.FINISHED).first()
-    from games.selectors import game_load
+    from games.table.loading import game_load
 
     assert game_load(game).state.winner == game.winner_seat  # the rows replay the game
     assert Play.objects.filter(game=game).count() == game.moves
@@ -152,7 +152,7 @@ def test_the_admin_links_a_players_games_and_filters_them_by_the_kept_columns():
 def test_the_admin_search_finds_a_players_dealt_games_and_waiting_tables():
     from django.contrib.auth import get_user_model
 
-    from games import services
+    from games.table import seats as services
 
     seed(40, "search")
     _visitor, admin = clients()
@@ -166,7 +166,7 @@ def test_the_admin_search_finds_a_players_dealt_games_and_waiting_tables():
 
 
 def test_a_broad_admin_search_looks_at_the_first_people_by_username_and_says_so(monkeypatch):
-    from games import admin as games_admin
+    from games.admin import games as games_admin
 
     seed(30, "broad", people=12)
     monkeypatch.setattr(games_admin, "SEARCH_PEOPLE", 3)

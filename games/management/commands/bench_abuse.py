@@ -7,7 +7,7 @@ import json
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from games.benchmarks.abuse import benchmark
+from lab.benchmarks.abuse import benchmark
 
 
 class Command(BaseCommand):

@@ -6,8 +6,8 @@ import json
 from django.core.management.base import BaseCommand
 from django.db import connection
 
-from games.benchmarks.pages import bench
 from games.models import Game, Play, PlayerStats
+from lab.benchmarks.pages import bench
 
 
 class Command(BaseCommand):

@@ -9,9 +9,9 @@ import json
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from games.benchmarks.tables import benchmark
 from games.engine.bots import LEVELS
-from games.services import QUICK_PLAY_BOT
+from games.table.seats import QUICK_PLAY_BOT
+from lab.benchmarks.tables import benchmark
 
 
 class Command(BaseCommand):

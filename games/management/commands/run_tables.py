@@ -11,7 +11,7 @@ import logging
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from games.runner import run_tables_forever
+from games.table.runner import run_tables_forever
 
 
 class Command(BaseCommand):
@@ -23,7 +23,7 @@ class Command(BaseCommand):
                 "Warning: the in-memory channel layer is this process's own; the sockets "
                 "of the server will not hear of the moves made here. Set REDIS_URL."
             )
-        logging.getLogger("games.runner").setLevel(logging.INFO)
+        logging.getLogger("games.table.runner").setLevel(logging.INFO)
         try:
             asyncio.run(run_tables_forever())
         except KeyboardInterrupt:

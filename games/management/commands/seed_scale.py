@@ -7,7 +7,7 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games.benchmarks.seed import Seeder, boards_ensure, people_make
+from lab.benchmarks.seed import Seeder, boards_ensure, people_make
 
 
 class Command(BaseCommand):

@@ -1,0 +1,233 @@
+"""Games in the admin: filter and search them, read every row of one, stop a stuck one."""
+
+from django.contrib import admin, messages
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.db.models import Q
+from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext_lazy as _
+
+from common.admin_paging import CAP, CappedListMixin
+from games.models import Game, Hand, Seat, Trick
+from games.table import flow
+from games.table import seats as services
+
+SEARCH_PEOPLE = 100  # people a search of the games looks at, the first by username
+
+
+class ReadOnlyInline(admin.TabularInline):
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+class SeatInline(ReadOnlyInline):
+    model = Seat
+    fields = readonly_fields = ["number", "user", "bot", "score"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("user")
+
+
+HIDDEN_CARDS = "games.view_hidden_cards"
+
+
+def may_see_hands(request, game: Game | None) -> bool:
+    """A running game's dealt decks hold every player's unplayed cards: staff see them only
+    with the explicit permission (a finished game's decks are in its public record)."""
+    return game is None or game.is_over or request.user.has_perm(HIDDEN_CARDS)
+
+
+class HandInline(ReadOnlyInline):
+    model = Hand
+    fields = readonly_fields = ["number", "dealer", "deck", "created_at"]
+
+    def get_fields(self, request, obj=None):
+        if may_see_hands(request, obj):
+            return self.fields
+        return [field for field in self.fields if field != "deck"]
+
+    def get_readonly_fields(self, request, obj=None):
+        return self.get_fields(request, obj)
+
+
+def games_of(**people) -> Q:
+    """The games of some people: their latest dealt ones, at most as many as a list counts,
+    read from the history's index on the seats (a heavy player costs what a new one does),
+    and their tables not dealt yet."""
+    seats = Seat.objects.filter(**people)
+    latest = (
+        seats.filter(started_at__isnull=False)
+        .order_by("-started_at", "-game_id")
+        .values("game_id")[:CAP]
+    )
+    waiting = seats.filter(started_at__isnull=True).values("game_id")
+    if connection.features.supports_slicing_ordering_in_compound:  # PostgreSQL
+        return Q(pk__in=waiting.union(latest, all=True))  # one semi-join: counted fast
+    return Q(pk__in=latest) | Q(pk__in=waiting)
+
+
+class OpponentsFilter(admin.SimpleListFilter):
+    title = _("players")
+    parameter_name = "players"
+
+    def lookups(self, request, model_admin):
+        return [("humans", _("People only")), ("bots", _("With bots"))]
+
+    def queryset(self, request, queryset):
+        # ``Game.with_bots`` is kept as games are dealt: one index, no look at any seat
+        if self.value() == "humans":
+            return queryset.filter(with_bots=False)
+        if self.value() == "bots":
+            return queryset.filter(with_bots=True)
+        return queryset
+
+
+class TargetFilter(admin.SimpleListFilter):
+    """The usual targets (a field filter would read every game for its distinct values)."""
+
+    title = _("target")
+    parameter_name = "target"
+
+    def lookups(self, request, model_admin):
+        return [(str(t), str(t)) for t in (10, 15, 20)]
+
+    def queryset(self, request, queryset):
+        value = self.value()
+        if value and value.isdigit() and len(value) <= 2:
+            return queryset.filter(target=int(value))
+        return queryset.none() if value else queryset
+
+
+class PlayerFilter(admin.SimpleListFilter):
+    """The dealt games of one person (``?player=<user id>``, linked from the user's page)."""
+
+    title = _("player")
+    parameter_name = "player"
+
+    def lookups(self, request, model_admin):
+        value = self.value()
+        if not (value and value.isdigit() and len(value) <= 12):
+            return []
+        user = get_user_model().objects.filter(pk=int(value)).first()
+        return [(value, user.get_username())] if user else []
+
+    def has_output(self) -> bool:
+        return True  # the filter applies even when the player is unknown (then: no games)
+
+    def queryset(self, request, queryset):
+        value = self.value()
+        if not value:
+            return queryset
+        if not (value.isdigit() and len(value) <= 12):
+            return queryset.none()
+        return queryset.filter(games_of(user_id=int(value)))
+
+
+@admin.register(Game)
+class GameAdmin(CappedListMixin, admin.ModelAdmin):
+    list_display = [
+        "pk",
+        "status",
+        "target",
+        "moves",
+        "is_public",
+        "created_by",
+        "created_at",
+        "finished_at",
+    ]
+    list_select_related = ["created_by"]
+    list_per_page = 50
+    list_filter = ["status", TargetFilter, "created_at", OpponentsFilter, PlayerFilter]
+    search_fields = ["seats__user__username"]
+    search_help_text = _("A player's username (exact, or its beginning).")
+    readonly_fields = [f.name for f in Game._meta.fields if f.name != "seed"] + ["tricks"]
+    exclude = ["seed"]  # the secret of the shuffles stays out of every page
+    inlines = [SeatInline, HandInline]  # the plays: in the tricks table, by trick
+    actions = ["mark_abandoned"]
+
+    @admin.display(description=_("tricks"))
+    def tricks(self, game: Game):
+        """Every trick of the game, hand by hand (tricks belong to hands, so no inline)."""
+        tricks = (
+            Trick.objects.filter(hand__game=game)
+            .select_related("hand")
+            .prefetch_related("plays")
+            .order_by("hand__number", "number")
+        )
+        rows = format_html_join(
+            "",
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            (
+                (
+                    trick.hand.number,
+                    trick.number,
+                    trick.leader,
+                    " ".join(
+                        p.card + ("*" if p.auto else "")  # * played for an absent person
+                        for p in sorted(trick.plays.all(), key=lambda p: p.order)
+                    ),
+                    "" if trick.winner is None else trick.winner,
+                    "" if trick.points is None else trick.points,
+                )
+                for trick in tricks
+            ),
+        )
+        return format_html(
+            "<table><tr><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th></tr>"
+            "{}</table>",
+            _("hand"),
+            _("trick"),
+            _("leader"),
+            _("cards"),
+            _("winner"),
+            _("points"),
+            rows,
+        )
+
+    def get_search_results(self, request, queryset, search_term):
+        """Games with a player whose username starts with the term (``games_of`` them).
+
+        A short term can match thousands of people, whose seats together are every game:
+        the search takes the first ``SEARCH_PEOPLE`` by username and says so, so that a
+        broad term costs what a name does (no sort of every seat)."""
+        term = search_term.strip()
+        if not term:
+            return queryset, False
+        people = list(
+            get_user_model()
+            .objects.filter(username__istartswith=term)
+            .order_by("username")
+            .values_list("pk", flat=True)[: SEARCH_PEOPLE + 1]
+        )
+        if len(people) > SEARCH_PEOPLE:
+            people = people[:SEARCH_PEOPLE]
+            self.message_user(
+                request,
+                _(
+                    "More than %(n)d people have a username starting with “%(term)s”: "
+                    "these are the games of the first %(n)d by username. Type more of the name."
+                )
+                % {"n": SEARCH_PEOPLE, "term": term},
+                messages.WARNING,
+            )
+        return queryset.filter(games_of(user_id__in=people)), False
+
+    @admin.action(description=_("Mark as abandoned (stuck games) and rate them"))
+    def mark_abandoned(self, request, queryset):
+        done = 0
+        for game in queryset:
+            try:
+                flow.abandon(game_id=game.pk)
+            except services.GameError as error:
+                self.message_user(request, f"Game {game.pk}: {error}", messages.WARNING)
+            else:
+                done += 1
+                self.log_change(request, game, "Marked abandoned.")
+        self.message_user(request, _("%(n)d game(s) marked abandoned.") % {"n": done})
+

@@ -1,0 +1,230 @@
+"""Template context for the table, built from one seat's view and never from the state.
+
+Whatever a template can show comes from here, so the hidden-information boundary is this
+module's input: a `SeatView`, the seat rows (names, bots, scores) and the game row.
+"""
+
+from __future__ import annotations
+
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts.selectors import public_name
+from games.board.card_names import SUIT_NAMES, card_label, trick_why
+from games.engine import CARD_CODES, CARD_POINTS, SUIT_LETTERS, SeatView, rank_of, suit_of
+from games.models import BotLevel, Game, Seat
+
+
+def card_info(card: int) -> dict:
+    """What a template needs to draw one card."""
+    return {
+        "code": CARD_CODES[card],
+        "rank": rank_of(card),
+        "suit": SUIT_LETTERS[suit_of(card)],
+        "suit_name": SUIT_NAMES[suit_of(card)],
+        "name": card_label(card),
+        "points": CARD_POINTS[card] > 0,
+    }
+
+
+def hand_order(cards) -> list[int]:
+    """Sort a hand by suit in cycle order, then from the highest card down (within a suit,
+    a higher card is a higher int)."""
+    return sorted(cards, key=lambda card: (suit_of(card), -card))
+
+
+def seat_name(seat: Seat) -> str:
+    if seat.is_bot:
+        return seat.bot_name
+    if seat.user_id is None:
+        return _("Open seat")
+    return public_name(seat.user)
+
+
+def _position(number: int, viewer: int) -> str:
+    return ("bottom", "left", "right")[(number - viewer) % 3]
+
+
+def table_context(
+    game: Game, seats: list[Seat], view: SeatView | None, waiting_seat: int | None = None
+) -> dict:
+    """Return the context of the table partials for the holder of ``view``.
+
+    ``view`` is None while the game is waiting for players (nothing dealt yet); then
+    ``waiting_seat`` is the viewer's seat, if they have taken one.
+    """
+    viewer = view.seat if view is not None else waiting_seat
+    names = [seat_name(seat) for seat in seats]
+    people = [seat for seat in seats if seat.user_id is not None]
+    context = {
+        "game": game,
+        "viewer_seat": viewer,
+        "seats": [_seat_info(seat, names, view, viewer) for seat in seats],
+        "names": names,
+        "moves": game.moves,
+        "status_text": _status_text(game, view, names),
+        # Leaving as the only person at a waiting table closes it: say so on the button.
+        "leaving_closes": viewer is not None and len(people) == 1,
+    }
+    _add_clock(context, game, view)
+    if game.from_queue and game.status == Game.Status.WAITING and game.queue_fill_at:
+        context["queue_fill"] = int(game.queue_fill_at.timestamp() * 1000)
+        left = (game.queue_fill_at - timezone.now()).total_seconds()
+        context["queue_fill_seconds"] = max(0, int(left))
+    if view is None:
+        return context
+    context.update(
+        hand=[
+            {**card_info(card), "play_label": _("Play the %(name)s") % {"name": card_label(card)}}
+            for card in hand_order(view.hand)
+        ],
+        play_url=reverse("game_play", args=[game.pk]),
+        can_play=view.my_turn and game.is_running and not seats[view.seat].stand_in,
+        stood_in=view.seat is not None and bool(seats[view.seat].stand_in),
+        hints_allowed=not game.is_rated and game.is_running,
+        trick=_trick_cards(view, names),
+        last_trick=_last_trick(view, names),
+        hand_number=view.hand_number,
+        trick_number=view.trick_number,
+        dealer_name=names[view.dealer],
+        result=_result(game, view, names),
+    )
+    return context
+
+
+def _add_clock(context: dict, game: Game, view: SeatView | None) -> None:
+    """The server's deadline for the person to play, on their seat (pages count down)."""
+    context["clock"] = game.clock
+    context["clock_label"] = clock_label(game.clock)
+    if view is None or game.turn_deadline is None or not game.is_running:
+        return
+    for seat in context["seats"]:
+        if seat["is_turn"]:
+            left = (game.turn_deadline - timezone.now()).total_seconds()
+            seat["deadline"] = int(game.turn_deadline.timestamp() * 1000)
+            seat["seconds_left"] = max(0, int(left))
+
+
+def clock_label(seconds: int | None) -> str:
+    if not seconds:
+        return _("no clock")
+    if seconds >= 86400:
+        return _("a day per card")
+    return _("%(seconds)d s per card") % {"seconds": seconds}
+
+
+def seat_identity(seat: Seat, names: list[str]) -> dict:
+    """Who sits in ``seat``, as every page names a player: name, bot level, profile link."""
+    return {
+        "number": seat.number,
+        "name": names[seat.number],
+        "is_bot": seat.is_bot,
+        "bot_label": BotLevel(seat.bot).label if seat.is_bot else "",
+        "username": seat.user.get_username() if seat.user_id else "",
+    }
+
+
+def _seat_info(seat: Seat, names: list[str], view: SeatView | None, viewer: int | None) -> dict:
+    number = seat.number
+    return {
+        **seat_identity(seat, names),
+        "is_you": number == viewer,
+        "is_empty": seat.is_empty,
+        "user_id": seat.user_id,
+        "score": view.scores[number] if view else 0,
+        "cards_left": view.hand_sizes[number] if view else 0,
+        "is_turn": bool(view) and view.to_play == number,
+        "is_dealer": bool(view) and view.dealer == number,
+        "is_winner": bool(view) and view.winner == number,
+        "position": _position(number, viewer if viewer is not None else 0),
+        "stand_in": bool(seat.stand_in),
+    }
+
+
+def played_cards(leader: int, cards, winner, names: list[str], viewer: int) -> list[dict]:
+    """The cards of a trick in play order, each with who played it and where they sit."""
+    played = []
+    for i, card in enumerate(cards):
+        seat = (leader + i) % 3
+        played.append(
+            {
+                **card_info(card),
+                "seat": seat,
+                "player": names[seat],
+                "is_lead": i == 0,
+                "is_winner": seat == winner,
+                "position": _position(seat, viewer),
+            }
+        )
+    return played
+
+
+def _trick_cards(view: SeatView, names: list[str]) -> dict:
+    """The cards on the table: the current trick, or the one just won until the next lead."""
+    viewer = view.seat if view.seat is not None else 0
+    if view.trick:
+        return {
+            "complete": False,
+            "number": view.trick_number,
+            "cards": played_cards(view.leader, view.trick, None, names, viewer),
+        }
+    last = view.last_trick
+    if last is None:
+        return {"complete": False, "cards": [], "number": view.trick_number}
+    return {
+        "complete": True,
+        "number": last.number,
+        "cards": played_cards(last.leader, last.cards, last.winner, names, viewer),
+        "winner_name": names[last.winner],
+        "points": last.points,
+    }
+
+
+def _last_trick(view: SeatView, names: list[str]) -> dict | None:
+    trick = view.last_trick
+    if trick is None:
+        return None
+    viewer = view.seat if view.seat is not None else 0
+    return {
+        "number": trick.number,
+        "cards": played_cards(trick.leader, trick.cards, trick.winner, names, viewer),
+        "winner": trick.winner,
+        "winner_name": names[trick.winner],
+        "points": trick.points,
+        "why": trick_why(trick.cards),
+    }
+
+
+def _result(game: Game, view: SeatView, names: list[str]) -> dict | None:
+    if view.winner is None and game.status != Game.Status.ABANDONED:
+        return None
+    order = sorted(range(3), key=lambda seat: -view.scores[seat])
+    return {
+        "abandoned": game.status == Game.Status.ABANDONED,
+        "leaver_name": names[game.abandoned_by] if game.abandoned_by is not None else "",
+        "winner": view.winner,
+        "winner_name": names[view.winner] if view.winner is not None else "",
+        "you_won": view.winner is not None and view.winner == view.seat,
+        "standings": [
+            {"seat": seat, "name": names[seat], "score": view.scores[seat]} for seat in order
+        ],
+    }
+
+
+def _status_text(game: Game, view: SeatView | None, names: list[str]) -> str:
+    if game.status == Game.Status.WAITING:
+        return _("Waiting for players to sit down.")
+    if game.status == Game.Status.ABANDONED:
+        if not game.was_dealt:
+            return _("This table was closed before the game started.")
+        return _("This game was abandoned.")
+    if view is None:
+        return ""
+    if view.winner is not None:
+        if view.winner == view.seat:
+            return _("You won!")
+        return _("%(name)s won the game.") % {"name": names[view.winner]}
+    if view.my_turn:
+        return _("Your turn: play any card.") if not view.trick else _("Your turn.")
+    return _("Waiting for %(name)s.") % {"name": names[view.to_play]}

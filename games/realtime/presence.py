@@ -1,0 +1,144 @@
+"""Who is at a table right now: each person's seat connected or away, and how many watch.
+
+Each open socket keeps one ``Presence`` row, refreshed every ``TOUCH_EVERY`` seconds; a
+socket whose process was killed stops refreshing, and its row stops counting once it is
+``STALE_AFTER`` old. So presence holds across processes and survives crashes without any
+process having to say goodbye. A page's tab names itself when it connects, and its new row
+replaces the row of its own earlier socket: a tab that reconnects after its socket died
+(a Redis blip, a killed server) is never counted twice.
+
+The same rows cap the sockets (``presence_join``): per person at one table and over all
+tables, and for signed-out visitors per address and per table. The row is written first and
+the caps counted after it is committed, so parallel connections can never all pass a cap
+(at worst a burst refuses one too many); a refused socket's row is removed at once.
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import timedelta
+
+from django.conf import settings
+from django.db.models import Count
+from django.utils import timezone
+
+from games.models import Presence, Seat
+
+TOUCH_EVERY = 30  # seconds between a socket's refreshes of its row
+STALE_AFTER = timedelta(seconds=75)
+
+HERE, AWAY, BOT, OPEN = "here", "away", "bot", "open"
+
+
+class TooManySockets(Exception):
+    """A cap refused the socket: ``reason`` is ``tabs`` (one person at one table),
+    ``person`` (one person over all tables), ``address`` (signed-out sockets from one
+    address) or ``watchers`` (signed-out sockets at one table)."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+def presence_join(*, game_id: int, channel: str, user, address: str | None, tab: str = "") -> dict:
+    """Note a socket at the table; return the table's presence with it, or raise
+    ``TooManySockets`` (and forget the socket) when a cap refuses it. Runs outside any
+    transaction, so that the row is visible to every other connection before we count."""
+    user_id = user.pk if user is not None and user.is_authenticated else None
+    mine = Presence.objects.filter(user_id=user_id, tab=tab)
+    if tab:  # the same tab's earlier socket, dead or closing: this one replaces it
+        (mine if user_id else mine.filter(address=address)).exclude(channel=channel).delete()
+    Presence.objects.update_or_create(
+        channel=channel,
+        defaults={
+            "game_id": game_id,
+            "user_id": user_id,
+            "address": address if user_id is None else None,
+            "tab": tab,
+            "seen_at": timezone.now(),
+        },
+    )
+    refusal = _over_a_cap(game_id, user_id, address)
+    if refusal:
+        Presence.objects.filter(channel=channel).delete()
+        raise TooManySockets(refusal)
+    return presence_of(game_id)
+
+
+def _over_a_cap(game_id: int, user_id: int | None, address: str | None) -> str:
+    """The cap the live sockets (this one included) exceed, or ""."""
+    live = Presence.objects.filter(seen_at__gte=timezone.now() - STALE_AFTER)
+    if user_id is not None:
+        if live.filter(game_id=game_id, user_id=user_id).count() > settings.COINS_MAX_SOCKETS:
+            return "tabs"
+        if live.filter(user_id=user_id).count() > settings.COINS_MAX_SOCKETS_PER_PERSON:
+            return "person"
+        return ""
+    anonymous = live.filter(user__isnull=True)
+    if anonymous.filter(address=address).count() > settings.COINS_MAX_ANONYMOUS_PER_ADDRESS:
+        return "address"
+    if anonymous.filter(game_id=game_id).count() > settings.COINS_MAX_ANONYMOUS_PER_TABLE:
+        return "watchers"
+    return ""
+
+
+def presence_leave(*, channel: str) -> int | None:
+    """Forget a closed socket; return its table's id (None if it was not known)."""
+    game_id = Presence.objects.filter(channel=channel).values_list("game_id", flat=True).first()
+    if game_id is not None:
+        Presence.objects.filter(channel=channel).delete()
+    return game_id
+
+
+def presence_touch(*, channel: str) -> None:
+    Presence.objects.filter(channel=channel).update(seen_at=timezone.now())
+
+
+def presence_of(game_id: int) -> dict:
+    """Who has a live socket at the table: the people (by id) and how many signed-out
+    visitors, with the time it was read, so that a socket can ignore an older reading that
+    arrives late. Seat states and the watcher count follow from it (``seat_presence``).
+    One grouped count, however many watch."""
+    counts = (
+        Presence.objects.filter(game_id=game_id, seen_at__gte=timezone.now() - STALE_AFTER)
+        .values_list("user_id")
+        .annotate(sockets=Count("id"))
+        .order_by()
+    )
+    users, anonymous = [], 0
+    for user_id, sockets in counts:
+        if user_id is None:
+            anonymous = sockets
+        else:
+            users.append(user_id)
+    return {"users": sorted(users), "anonymous": anonymous, "at": time.time()}
+
+
+def presence_reading(game_id: int) -> dict:
+    """The table's presence with what every viewer's page shows of it: each seat's state
+    and the number watching (the same for every viewer, so one reading serves them all)."""
+    presence = presence_of(game_id)
+    seats = [
+        {"is_bot": bool(bot), "user_id": user_id}
+        for user_id, bot in Seat.objects.filter(game_id=game_id)
+        .order_by("number")
+        .values_list("user_id", "bot")
+    ]
+    states, watching = seat_presence(presence, seats)
+    return {"presence": presence, "states": states, "watching": watching}
+
+
+def seat_presence(presence: dict, seats: list[dict]) -> tuple[list[str], int]:
+    """Each seat's state (here, away, bot, open) and how many watch, from ``presence``
+    and the table's seats as the board shows them."""
+    present = set(presence["users"])
+    states, seated = [], set()
+    for seat in seats:
+        if seat["is_bot"]:
+            states.append(BOT)
+        elif seat["user_id"] is None:
+            states.append(OPEN)
+        else:
+            seated.add(seat["user_id"])
+            states.append(HERE if seat["user_id"] in present else AWAY)
+    return states, len(present - seated) + presence["anonymous"]

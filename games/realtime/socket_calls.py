@@ -1,0 +1,194 @@
+"""What the table's socket asks of the rest of the site: checks on what a page sends, who
+is on the other end (language, address, tab), and the database work behind each message
+(run in ``in_db_thread`` by ``games.realtime.consumers``)."""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from types import SimpleNamespace
+from urllib.parse import parse_qs
+
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from accounts.selectors import preferred_language
+from common.metrics import counted
+from games.models import Game
+from games.realtime.push import render_board, viewer_context
+from games.table import flow
+from games.table.invites import HiddenTable, invite_of, table_for
+from games.table.loading import cached_game
+
+MAX_MESSAGE_BYTES = 2048
+TAB_ID = re.compile(r"[A-Za-z0-9_-]{8,32}")
+CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # tab, CR and LF may pass
+CLOSE_NOT_FOUND = 4404  # no such table, or a private one: the same answer, as for pages
+
+
+class Refusal:
+    def __init__(self, message: str):
+        self.message = message
+
+
+def message_from(text_data, bytes_data) -> dict | Refusal:
+    """The JSON object a socket message holds, or why the message is refused."""
+    if bytes_data is not None or text_data is None:
+        return Refusal(_("Send text messages only."))
+    if len(text_data.encode()) > MAX_MESSAGE_BYTES:
+        return Refusal(_("That message is too large."))
+    try:
+        data = json.loads(text_data)
+    except (ValueError, RecursionError):  # deeply nested input exhausts the parser's stack
+        return Refusal(_("That message is not valid JSON."))
+    if not isinstance(data, dict):
+        return Refusal(_('Say which card to play, like {"card": "12O"}.'))
+    headers = data.get("HEADERS", {})  # htmx's ws extension sends the request headers
+    nested = any(isinstance(v, dict | list) for k, v in data.items() if k != "HEADERS")
+    if (
+        nested
+        or not isinstance(headers, dict)
+        or not all(isinstance(value, str | None) for value in headers.values())
+    ):
+        return Refusal(_('A message holds plain values only, like {"card": "12O"}.'))
+    if any(isinstance(value, str) and CONTROL.search(value) for value in data.values()):
+        return Refusal(_("A message may not hold control characters."))
+    return data
+
+
+def socket_language(user, scope) -> str:
+    """The language of a socket's viewer, chosen as for their pages: the profile's choice,
+    else what Django's ``LocaleMiddleware`` would pick from the cookie or the browser."""
+    language = preferred_language(user) if user is not None else ""
+    if language:
+        return language
+    headers = dict(scope.get("headers", []))
+    handshake = SimpleNamespace(  # the parts of a request the locale lookup reads
+        COOKIES=scope.get("cookies", {}),
+        META={"HTTP_ACCEPT_LANGUAGE": headers.get(b"accept-language", b"").decode("latin-1")},
+    )
+    return translation.get_language_from_request(handshake)
+
+
+def client_address(scope: dict) -> str | None:
+    """The visitor's address (behind a trusted proxy, as coins_site.proxies set it)."""
+    client = scope.get("client")
+    return client[0] if client else None
+
+
+def tab_of(scope: dict) -> str:
+    """The page's tab id (``?tab=``, random per tab: static/js/table.js), or "" if none."""
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    tab = query.get("tab", [""])[0]
+    return tab if TAB_ID.fullmatch(tab) else ""
+
+
+def access(game_id: int, request) -> tuple[int | None, str, str]:
+    """Return (None, seed, invite) if the viewer may watch this table (``invite``: the
+    private table's token they hold, or ""), else (close code, "", "")."""
+    try:
+        game = table_for(request, game_id)
+    except (Game.DoesNotExist, HiddenTable):
+        return CLOSE_NOT_FOUND, "", ""
+    return None, game.seed, invite_of(request, game)
+
+
+def moves_and_status(game_id: int) -> tuple[int, str] | None:
+    return Game.objects.filter(pk=game_id).values_list("moves", "status").first()
+
+
+def render_for(
+    game_id: int, seed: str, request, moves: int | None, presence: dict
+) -> tuple[str, int, str, bool, tuple]:
+    """Render the board for the socket's viewer: from this process's cache when it has move
+    ``moves``. Return it with the move count and status it shows, whether the viewer is
+    seated (their chat room follows), and the presence it shows."""
+    with counted("push"):
+        loaded = cached_game(game_id, seed, moves) if moves is not None and moves >= 0 else None
+        game = loaded.game if loaded else Game.objects.get(pk=game_id)
+        shared = spectator_board_key(game, request)
+        if shared is None:
+            return _render(game, request, loaded, presence)
+        with _rendering(shared):  # the first of many watchers renders, the others wait
+            board = _spectator_boards.get(shared)
+            if board is None:
+                board = _spectator_boards[shared] = _render(game, request, loaded, presence)
+                if moves == game.moves:  # the board of a move: later watchers need no thread
+                    _spectator_moves[(game.pk, moves, *shared[-2:])] = board
+                for kept in (_spectator_boards, _spectator_moves):
+                    while len(kept) > SPECTATOR_BOARDS:
+                        kept.pop(next(iter(kept)), None)
+            return board
+
+
+def spectator_board_after(game_id: int, moves: int, invite: str) -> tuple | None:
+    """The signed-out watchers' board after move ``moves`` in the active language, if this
+    process has rendered it: a socket hearing of that move sends it on at once."""
+    return _spectator_moves.get((game_id, moves, translation.get_language(), invite))
+
+
+def _render(game: Game, request, loaded, presence: dict) -> tuple[str, int, str, bool, tuple]:
+    context = viewer_context(game, request, loaded=loaded, presence=presence)
+    seated = context["viewer_is_seated"]
+    html = render_board(context, request)
+    return html, game.moves, game.status, seated, shown_presence(context)
+
+
+SPECTATOR_BOARDS = 64  # boards kept for signed-out watchers, the oldest dropped first
+_spectator_boards: dict[tuple, tuple] = {}
+_spectator_moves: dict[tuple, tuple] = {}  # (game, moves, language, invite) -> board
+_render_locks: dict[tuple, threading.Lock] = {}
+_render_locks_lock = threading.Lock()
+
+
+def _rendering(key: tuple) -> threading.Lock:
+    """The lock of one spectator board: its watchers' threads render it once between them."""
+    with _render_locks_lock:
+        lock = _render_locks.setdefault(key, threading.Lock())
+        while len(_render_locks) > SPECTATOR_BOARDS:
+            _render_locks.pop(next(iter(_render_locks)))
+    return lock
+
+
+def spectator_board_key(game: Game, request) -> tuple | None:
+    """What a signed-out watcher's board of a running game depends on, or None for anyone
+    else. Such a board holds no form and no token of its viewer's, so every signed-out
+    watcher with the same language and invite sees the same HTML: 500 watchers cost a render
+    per move (per process), not 500, and a crowd arriving costs no render each. Who is there
+    is left out of the key: a board shows it as its first viewer read it, and the next
+    presence frame (half a second later) brings every page to the latest reading."""
+    if request.user.is_authenticated or not game.is_running:
+        return None
+    return (
+        game.pk,
+        game.moves,
+        game.updated_at,
+        game.turn_deadline,
+        translation.get_language(),
+        invite_of(request, game),
+    )
+
+
+def shown_presence(context: dict) -> tuple[list[str], int]:
+    """What a board shows of who is there: each seat's state and the number watching."""
+    return [seat["presence"] for seat in context["seats"]], context["watching"]
+
+
+def play_and_render(
+    game_id: int, request, card: str, channel: str, presence: dict, data: dict
+) -> tuple[str, int, str, tuple]:
+    """Play the card (and, without a bot pause, the bots' answers); return the board with
+    the move count, status and presence it shows."""
+    with counted("human") as box:
+        result = flow.play_card(
+            game_id=game_id,
+            user=request.user,
+            card=card,
+            skip_channel=channel,
+            after_moves=data.get("moves"),
+        )
+        box["moves"] = result.played
+        game = result.loaded.game
+        context = viewer_context(game, request, loaded=result.loaded, presence=presence)
+        return render_board(context, request), result.moves, game.status, shown_presence(context)

@@ -1,0 +1,92 @@
+"""Invite links to private tables: who may see a table, and keeping a link someone followed.
+
+A private table is seen by its seated players and by whoever holds its invite token. The
+token arrives in the link (``?invite=``) or a form, and is remembered in the visitor's
+session, so it survives signing up or logging in (Django keeps session data across both)
+and a page that drops the query string.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.http import Http404, HttpRequest
+from django.utils.translation import gettext as _
+
+from games.models import Game
+
+SESSION_KEY = "coins_invites"
+REMEMBERED = 20  # invites kept per session, newest last
+
+
+def _offered(request: HttpRequest) -> str:
+    token = request.GET.get("invite", "")
+    if not token and request.method == "POST":
+        token = request.POST.get("invite", "")
+    return token
+
+
+def _matches(token: str, game: Game) -> bool:
+    return bool(token) and secrets.compare_digest(token, game.invite_token)
+
+
+def invite_of(request: HttpRequest, game: Game) -> str:
+    """The invite token of a private ``game`` if this visitor holds it, else ""."""
+    if game.is_public:
+        return ""
+    offered = _offered(request)
+    if _matches(offered, game):
+        return offered
+    session = getattr(request, "session", None)
+    remembered = session.get(SESSION_KEY, {}).get(str(game.pk), "") if session is not None else ""
+    return remembered if _matches(remembered, game) else ""
+
+
+def remember_invite(request: HttpRequest, game: Game) -> None:
+    """Keep a valid invite from the link in the visitor's session."""
+    offered = _offered(request)
+    session = getattr(request, "session", None)
+    if game.is_public or session is None or not _matches(offered, game):
+        return
+    invites = dict(session.get(SESSION_KEY, {}))
+    if invites.get(str(game.pk)) == offered:
+        return
+    invites.pop(str(game.pk), None)
+    invites[str(game.pk)] = offered
+    session[SESSION_KEY] = dict(list(invites.items())[-REMEMBERED:])
+
+
+def may_view(request: HttpRequest, game: Game) -> bool:
+    """Whether this visitor may see ``game``: public, invited, or seated at it."""
+    if game.is_public or invite_of(request, game):
+        return True
+    user = request.user
+    return user.is_authenticated and game.seats.filter(user=user).exists()
+
+
+class HiddenTable(Exception):
+    """A private table that this visitor may not see."""
+
+
+def table_for(request: HttpRequest, game_id: int) -> Game:
+    """The table ``game_id`` if this visitor may see it: the one access rule of pages and
+    sockets. Raises ``Game.DoesNotExist`` if there is none, ``HiddenTable`` if it is private
+    to others."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise Game.DoesNotExist
+    if not may_view(request, game):
+        raise HiddenTable
+    return game
+
+
+def table_page_game(request: HttpRequest, game_id: int) -> Game:
+    """``table_for`` for pages: a missing and a hidden table are the same 404 (a page does
+    not tell that a private table exists), and a followed invite link is remembered, so it
+    survives signing up or logging in."""
+    try:
+        game = table_for(request, game_id)
+    except (Game.DoesNotExist, HiddenTable):
+        raise Http404(_("There is no such game.")) from None
+    remember_invite(request, game)
+    return game

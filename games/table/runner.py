@@ -1,0 +1,164 @@
+"""Each process's table runner: does what tables' schedules say is due, exactly once.
+
+Every server process runs one (started with the process: ``coins_site.asgi``), and
+``manage.py run_tables`` runs one on its own. They all read the same schedule, the games'
+``due_at`` column, and claim a due game with ``SELECT ... FOR UPDATE SKIP LOCKED``: a game
+is served by one runner at a time, the others pass on to the next. What a runner does is a
+``flow.run_due`` call, checked against the game as it finds it under the lock, so a second
+runner reaching the same game finds nothing due. A runner killed mid-way leaves its
+transaction uncommitted: the game is still due, and a surviving runner serves it within
+``POLL`` seconds (a search bot's lease, ``flow.SEARCH_LEASE``, expires as fast).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import time
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from coins_site.monitoring import runner_lag
+from coins_site.operations import heartbeat
+from common.metrics import counted
+from games.models import Game
+from games.realtime.db_threads import in_db_thread
+from games.signals import runner_idle
+from games.table import flow
+from games.table.thinking import choose_elsewhere
+
+log = logging.getLogger(__name__)
+
+POLL = 0.1  # seconds between looks at the schedule when nothing was due
+IDLE_WORK_EVERY = 1.0  # seconds between two rounds of other apps' background work
+RETRY_AFTER = timedelta(seconds=30)  # a game whose due work failed waits this long
+THINKING_AT_ONCE = settings.COINS_THINKING_PROCESSES  # searches at once per runner (one per
+# worker process); the others wait their turn
+
+
+def claim_and_run() -> int | flow.Thinking | None:
+    """Serve the game that has been due longest, if any; return its id (or what a search
+    bot must think about), or None when nothing is due."""
+    with counted("bot") as box, transaction.atomic():
+        box["moves"] = 0  # a look at the schedule costs queries too: counted, no card
+        now = timezone.now()
+        claimed = (
+            Game.objects.select_for_update(skip_locked=True)
+            .filter(due_at__lte=now)
+            .order_by("due_at")
+            .values_list("pk", "due_at")
+            .first()
+        )
+        if claimed is None:
+            return None
+        due, due_at = claimed
+        runner_lag((now - due_at).total_seconds())  # how late this game's work is served
+        try:
+            with transaction.atomic():
+                outcome = flow.run_due(due)
+        except Exception:  # this game only: put it back later, serve the others meanwhile
+            log.exception("Game %s failed its due work; trying again in %s", due, RETRY_AFTER)
+            Game.objects.filter(pk=due).update(due_at=timezone.now() + RETRY_AFTER)
+            return due
+        if isinstance(outcome, flow.Served):
+            box["moves"] = outcome.cards
+        return outcome if isinstance(outcome, flow.Thinking) else due
+
+
+async def run_due_tables(limit: int = 100) -> int:
+    """Serve due games until none is due (at most ``limit``); return how many were served."""
+    served = 0
+    while served < limit:
+        outcome = await in_db_thread(claim_and_run)()
+        if outcome is None:
+            break
+        if isinstance(outcome, flow.Thinking):
+            task = asyncio.get_running_loop().create_task(think_and_play(outcome))
+            _tasks.add(task)  # thinks while this runner serves other tables
+            task.add_done_callback(_tasks.discard)
+        served += 1
+    return served
+
+
+async def think_and_play(thinking: flow.Thinking) -> None:
+    """A search bot's turn: think in the worker processes, then play if nothing moved
+    (its lease lets another runner take the turn over if this process dies meanwhile)."""
+    try:
+        async with _thinking():
+            card = await choose_elsewhere(thinking.level, thinking.seed, thinking.view)
+        await in_db_thread(flow.play_thought)(
+            game_id=thinking.game_id, expected_moves=thinking.moves, card=card
+        )
+    except Exception:  # the lease runs out and a runner tries again
+        log.exception("A search bot's turn failed at game %s", thinking.game_id)
+
+
+_thinking_slots: dict[int, asyncio.Semaphore] = {}
+
+
+def _thinking() -> asyncio.Semaphore:
+    """This process's limit on searches at once (one semaphore per event loop)."""
+    loop = id(asyncio.get_running_loop())
+    if loop not in _thinking_slots:
+        _thinking_slots[loop] = asyncio.Semaphore(THINKING_AT_ONCE)
+    return _thinking_slots[loop]
+
+
+def idle_work() -> None:
+    """Background work of other apps, riding on the runners (see ``runner_idle``)."""
+    runner_idle.send(sender=None)
+
+
+async def _idle_work_logged() -> None:
+    """``idle_work`` in a database thread of its own; an error is logged, and the next
+    round tries again."""
+    try:
+        await in_db_thread(idle_work)()
+    except Exception:
+        log.exception("The runner's background work failed; trying again later")
+
+
+async def run_tables_forever() -> None:
+    """The runner's loop: serve what is due, look again shortly; never stop on an error."""
+    log.info("Table runner started in process %s", os.getpid())
+    idle_since = 0.0
+    idle_task: asyncio.Task | None = None
+    pacemaker = heartbeat.Pacemaker()
+    while True:
+        try:
+            if pacemaker.due():  # this runner is alive, for /healthz
+                await in_db_thread(pacemaker.beat)()
+            if not await run_due_tables():
+                now = time.monotonic()
+                idle = idle_task is None or idle_task.done()
+                if idle and now - idle_since >= IDLE_WORK_EVERY:
+                    # beside the tables, not in their way: a recompute of every rating takes
+                    # a while, and the tables keep moving meanwhile
+                    idle_since = now
+                    idle_task = asyncio.create_task(_idle_work_logged())
+                await asyncio.sleep(POLL)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a database restart, say: log it and keep the tables going
+            log.exception("The table runner failed; trying again")
+            await asyncio.sleep(1)
+
+
+_started_in: int | None = None  # the process whose event loop runs this module's runner
+
+
+def start_in_this_process() -> None:
+    """Start this process's runner on the running event loop, once per process."""
+    global _started_in
+    if not settings.COINS_TABLE_RUNNER or _started_in == os.getpid():
+        return
+    _started_in = os.getpid()
+    task = asyncio.get_event_loop().create_task(run_tables_forever())
+    _tasks.add(task)  # keep a reference: the loop holds tasks weakly
+
+
+_tasks: set[asyncio.Task] = set()

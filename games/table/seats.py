@@ -1,0 +1,198 @@
+"""Creating tables and taking seats: every change before the first card, one transaction each.
+
+Changes lock the game row (``SELECT ... FOR UPDATE``) before reading anything they check, so
+two people taking the last seat at once are served one after the other, and the second is
+judged against the table the first left. Once a table runs, ``games.table.flow`` owns it.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from functools import partial
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.engine import new_seed
+from games.models import BotLevel, Game, Seat
+from games.realtime.push import notify_table
+from games.table.errors import (
+    GameError,
+    GameNotFound,
+    GameNotRunning,
+    NotSeated,
+    SeatUnavailable,
+    locked_game,
+    require_running,
+)
+from games.table.flow import end_game, start_game
+
+ME, OPEN = "me", "open"
+CLOCKS = (None, 10, 20, 30, 60, 86400)  # seconds per card: none ... "a day" for slow play
+TABLE_CHECK_EVERY = timedelta(minutes=1)  # a waiting table: how often a runner looks in
+
+
+# -- creating and joining tables ------------------------------------------------------------
+
+
+def game_create(
+    *,
+    creator,
+    target: int,
+    seat_kinds: list[str],
+    is_public: bool = True,
+    is_rated: bool = True,
+    clock: int | None = None,
+) -> Game:
+    """Create a table; ``seat_kinds`` gives seats 0..2 as "me", "open" or a bot level, and
+    ``clock`` the seconds each person has per card (None: no clock).
+
+    The game starts at once when no seat is left open.
+    """
+    if len(seat_kinds) != 3 or seat_kinds.count(ME) != 1:
+        raise GameError(_("Choose three seats, one of them yours."))
+    if any(kind not in (ME, OPEN, *BotLevel.values) for kind in seat_kinds):
+        raise GameError(_("Unknown kind of seat."))
+    if not (isinstance(target, int) and 1 <= target <= 99):
+        raise GameError(_("The target score must be between 1 and 99."))
+    if clock not in CLOCKS:
+        raise GameError(_("Choose a clock from the list."))
+    with transaction.atomic():
+        check_table_limits(creator, opens_a_table=OPEN in seat_kinds)
+        game = Game.objects.create(
+            target=target,
+            is_public=is_public,
+            is_rated=is_rated,
+            created_by=creator,
+            seed=new_seed(),
+            clock=clock,
+        )
+        Seat.objects.bulk_create(
+            Seat(
+                game=game,
+                number=number,
+                user=creator if kind == ME else None,
+                bot=kind if kind not in (ME, OPEN) else "",
+            )
+            for number, kind in enumerate(seat_kinds)
+        )
+        if OPEN not in seat_kinds:
+            start_game(game)
+        else:  # a runner looks in now and then: a table everyone left closes
+            game.due_at = timezone.now() + TABLE_CHECK_EVERY
+            game.save(update_fields=["due_at"])
+    return game
+
+
+def lock_person(user) -> None:
+    """Hold the person's row until the transaction ends, so that their requests to open or
+    join tables are counted one after the other: 25 quick plays at once are 25 requests in
+    turn, each judged against the tables the ones before it made. (FOR NO KEY UPDATE: rows
+    that merely point at the person, a seat or their stats, are not held up by it.)"""
+    get_user_model().objects.select_for_update(no_key=True).filter(pk=user.pk).exists()
+
+
+def check_table_limits(user, *, opens_a_table: bool) -> None:
+    """Refuse a new table (or seat) past the per-person limits: games at once, and tables
+    of theirs waiting for players. One account cannot fill the lobby or the servers.
+    Inside the transaction that makes the table or takes the seat: it locks the person."""
+    if not transaction.get_connection().in_atomic_block:
+        raise transaction.TransactionManagementError("Check table limits inside a transaction.")
+    lock_person(user)
+    playing = Seat.objects.filter(
+        user=user, game__status__in=(Game.Status.IN_PROGRESS, Game.Status.WAITING)
+    ).count()
+    if playing >= settings.COINS_MAX_RUNNING_GAMES:
+        raise GameError(
+            _("You are at %(n)d tables already: finish or leave one before starting another.")
+            % {"n": playing}
+        )
+    if opens_a_table:
+        waiting = Game.objects.filter(created_by=user, status=Game.Status.WAITING).count()
+        if waiting >= settings.COINS_MAX_WAITING_TABLES:
+            raise GameError(
+                _(
+                    "You have %(n)d tables waiting for players: cancel one, or wait for "
+                    "players, before opening another."
+                )
+                % {"n": waiting}
+            )
+
+
+QUICK_PLAY_BOT = BotLevel.CAREFUL  # the medium level
+
+
+def game_quick_play(*, user, bot: str = QUICK_PLAY_BOT, target: int = 10) -> Game:
+    """Start a game at once against two bots of level ``bot``."""
+    return game_create(creator=user, target=target, seat_kinds=[ME, bot, bot], is_public=True)
+
+
+def seat_join(
+    *, game_id: int, user, seat_number: int | None = None, invite_token: str = ""
+) -> Game:
+    """Seat ``user`` at a waiting table (the first open seat unless one is named)."""
+    with transaction.atomic():
+        check_table_limits(user, opens_a_table=False)
+        game = locked_game(game_id)
+        if game.status != Game.Status.WAITING:
+            if not game.was_dealt:
+                raise SeatUnavailable(
+                    _("This table was closed before a card was dealt: it cannot be joined.")
+                )
+            raise SeatUnavailable(_("This game has already started: you can watch it instead."))
+        if not game.is_public and invite_token != game.invite_token:
+            raise SeatUnavailable(_("This is a private table: you need its invite link."))
+        seats = list(game.seats.select_for_update().order_by("number"))
+        if any(seat.user_id == user.pk for seat in seats):
+            raise SeatUnavailable(_("You already have a seat at this table."))
+        open_seats = [seat for seat in seats if seat.is_empty]
+        if seat_number is not None:
+            open_seats = [seat for seat in open_seats if seat.number == seat_number]
+        if seat_number is not None and seat_number not in (0, 1, 2):
+            raise SeatUnavailable(_("There is no such seat."))
+        if not open_seats:
+            raise SeatUnavailable(
+                _("This table is full.") if seat_number is None else _("That seat is taken.")
+            )
+        seat = open_seats[0]
+        seat.user = user
+        seat.save(update_fields=["user"])
+        if all(not s.is_empty for s in seats):
+            start_game(game)
+        transaction.on_commit(partial(notify_table, game.pk, -1))
+    return game
+
+
+def seat_leave(*, game_id: int, user) -> Game:
+    """Give up a seat before the game starts; the last person to leave closes the table."""
+    with transaction.atomic():
+        game = locked_game(game_id)
+        if game.status != Game.Status.WAITING:
+            raise SeatUnavailable(_("The game has started: seats can no longer be left."))
+        seat = game.seats.filter(user=user).first()
+        if seat is None:
+            raise NotSeated(_("You have no seat at this table."))
+        seat.user = None
+        seat.save(update_fields=["user"])
+        if not game.seats.filter(user__isnull=False).exists():
+            return end_game(game, Game.Status.ABANDONED)  # the last person closes the table
+        transaction.on_commit(partial(notify_table, game.pk, -1))
+    return game
+
+
+__all__ = [
+    "CLOCKS",
+    "GameError",
+    "GameNotFound",
+    "GameNotRunning",
+    "NotSeated",
+    "SeatUnavailable",
+    "game_create",
+    "game_quick_play",
+    "require_running",
+    "seat_join",
+    "seat_leave",
+]

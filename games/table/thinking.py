@@ -1,0 +1,130 @@
+"""Search bots think in separate processes, never in a thread of the process serving sockets.
+
+A search is pure Python (tens of milliseconds, see docs/bots.md's think-time figures); run in
+the server process it would hold the interpreter lock and stall every table. The worker
+process receives only the bot's name, its seed and its own seat view: the same information
+the bot may use. It thinks with the bot's own budget, as everywhere else.
+
+Two lanes, each its own pool of workers: ``bots`` (the bots' cards at every table) and
+``hints`` (people asking for a hint). Hint workers run at a low priority and a process takes
+at most ``COINS_HINTS_AT_ONCE`` hints at a time, refusing more: a flood of hints from many
+accounts waits on itself and can never delay a bot's card. Workers die with the process that
+started them (a killed server leaves no orphans).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from datetime import timedelta
+
+from django.conf import settings
+from django.utils.translation import gettext as _
+
+from coins_site.monitoring import search_queue
+from games.engine import SeatView
+from games.engine.bots import BOT_CLASSES, make_bot
+
+__all__ = [
+    "BOTS",
+    "HINTS",
+    "LaneFull",
+    "choose",
+    "choose_elsewhere",
+    "pool",
+    "shutdown_pools",
+    "think_cap",
+]
+
+BOTS, HINTS = "bots", "hints"
+HINT_NICENESS = 10  # a hint worker gets what the bots' workers leave of the CPU
+PARENT_CHECK_EVERY = 0.5  # seconds between a worker's looks at whether its parent lives
+
+_pools: dict[str, ProcessPoolExecutor] = {}
+_asked: dict[str, int] = {BOTS: 0, HINTS: 0}  # searches asked for and not yet answered
+
+
+class LaneFull(Exception):
+    """Too many hints are being thought about in this process: ask again in a moment.
+    (Not a ``GameError``: this module is imported by the workers, which load no models.)"""
+
+
+def think_cap(bot_name: str) -> timedelta:
+    """The longest a bot may think for one card: its budget's clock cap (1 s if none)."""
+    budget = BOT_CLASSES[bot_name].budget
+    return timedelta(seconds=budget.seconds if budget and budget.seconds else 1.0)
+
+
+def choose(bot_name: str, seed: str, view: SeatView) -> int:
+    """Return the card the bot plays from ``view`` (runs in the worker). With
+    ``COINS_THINK_LOG`` set (benchmarks, tests), the CPU it took and the process that
+    thought are appended to that file."""
+    started = time.process_time()
+    card = make_bot(bot_name, seed=seed).choose(view)
+    path = os.environ.get("COINS_THINK_LOG")
+    if path:
+        with open(path, "a", encoding="utf-8") as log:
+            log.write(f"{bot_name} {time.process_time() - started:.6f} {os.getpid()}\n")
+    return card
+
+
+def worker_start(parent: int, niceness: int) -> None:
+    """Run first in every worker: leave when the parent process is gone (a kill -9 gives it
+    no chance to stop its workers, which would live on under init), and step back in
+    priority if the lane asks."""
+    if niceness:
+        os.nice(niceness)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_EVERY)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+def pool(lane: str = BOTS) -> ProcessPoolExecutor:
+    if lane not in _pools:
+        # "spawn": a fresh interpreter, not a fork of a process with threads and sockets.
+        workers = (
+            settings.COINS_THINKING_PROCESSES if lane == BOTS else settings.COINS_HINT_PROCESSES
+        )
+        _pools[lane] = ProcessPoolExecutor(
+            max_workers=workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=worker_start,
+            initargs=(os.getpid(), HINT_NICENESS if lane == HINTS else 0),
+        )
+    return _pools[lane]
+
+
+def shutdown_pools() -> None:
+    """Stop every lane's workers (they start again when next needed)."""
+    while _pools:
+        _lane, executor = _pools.popitem()
+        executor.shutdown(cancel_futures=True)
+
+
+async def choose_elsewhere(bot_name: str, seed: str, view: SeatView, lane: str = BOTS) -> int:
+    """Run ``choose`` in the lane's workers without blocking the event loop. A pool whose
+    worker died is broken for good: it is replaced, and the search asked again once. The
+    hints lane refuses a search past ``COINS_HINTS_AT_ONCE`` with ``LaneFull``."""
+    if lane == HINTS and _asked[HINTS] >= settings.COINS_HINTS_AT_ONCE:
+        raise LaneFull(_("Many hints are being worked out right now: ask again in a moment."))
+    loop = asyncio.get_running_loop()
+    _asked[lane] += 1
+    search_queue(lane, +1)
+    try:
+        try:
+            return await loop.run_in_executor(pool(lane), choose, bot_name, seed, view)
+        except BrokenProcessPool:
+            _pools.pop(lane, None)
+            return await loop.run_in_executor(pool(lane), choose, bot_name, seed, view)
+    finally:
+        _asked[lane] -= 1
+        search_queue(lane, -1)

@@ -1,0 +1,420 @@
+"""Drive many tables at once through real WebSockets and measure what a player feels.
+
+Each table is one scripted person against two bots (no pause). The client sends a card and
+times how long until its socket shows the board after that move: the move-to-update latency.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import re
+import secrets
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import websockets
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
+from django.contrib.sessions.backends.db import SessionStore
+
+from games.models import Game
+from games.table import seats as services
+
+BOARD_MOVES = re.compile(r'id="board"[^>]*data-moves="(\d+)"')
+HAND = re.compile(r'<section id="hand".*?</section>', re.S)
+CARD = re.compile(r'data-card="([^"]+)"')
+STALL_SECONDS = 15  # a table that hears nothing for this long has lost an update
+
+
+@dataclass
+class Tally:
+    latencies: list[float] = field(default_factory=list)  # seconds
+    latency_at: list[float] = field(default_factory=list)  # when each was taken (monotonic)
+    turn_waits: list[float] = field(default_factory=list)  # card sent -> our turn again
+    turn_wait_at: list[float] = field(default_factory=list)
+    human_moves: int = 0
+    games_finished: int = 0
+    errors: Counter = field(default_factory=Counter)
+    stalls: list = field(default_factory=list)  # (game id, moves seen) of tables left waiting
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    index = min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def use_a_key_of_our_own() -> None:
+    """The server refuses the public development key with debug off: a benchmark run (the
+    sessions it makes here and the servers it starts) shares a key of its own. Call before
+    making sessions."""
+    if settings.SECRET_KEY == settings.DEVELOPMENT_SECRET_KEY:
+        settings.SECRET_KEY = secrets.token_urlsafe(50)
+
+
+def logged_in_session(user) -> str:
+    """Return a session key logged in as ``user``, as the login view would make."""
+    session = SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.create()
+    return session.session_key
+
+
+def new_player(run: str, number: int) -> tuple[object, str]:
+    user = get_user_model().objects.create_user(
+        f"bench-{run}-{number}"  # no password: nobody logs in as a benchmark player
+    )
+    return user, logged_in_session(user)
+
+
+class DaphneServer:
+    """A Daphne process serving this project on a free port, with its table runner; bots
+    pause ``bot_pause`` seconds (0: they answer in the person's own move)."""
+
+    def __init__(self, query_log: Path, bot_pause: float = 0.0, number: int = 0, extra_env=None):
+        self.port = free_port()
+        use_a_key_of_our_own()
+        self.log_path = query_log.with_name(f"daphne-{number}.log")
+        log = self.log_path.open("wb")
+        env = {
+            **os.environ,
+            "COINS_BOT_PAUSE": str(bot_pause),
+            "COINS_QUERY_LOG": str(query_log),
+            "SECRET_KEY": settings.SECRET_KEY,  # the sessions made here are signed with it
+            "COINS_THINK_LOG": str(query_log.with_name("thinking.log")),
+            **(extra_env or {}),
+        }
+        env.setdefault("ALLOWED_HOSTS", "127.0.0.1,localhost")
+        env.setdefault("COINS_TRUSTED_PROXIES", "127.0.0.1")  # the benchmark stands for the proxy
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "coins_site.serve",  # the site's own server: Daphne with its access log and limits
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(self.port),
+                "coins_site.asgi:application",
+            ],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+            cwd=settings.BASE_DIR,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", self.port)) == 0:
+                    return
+            if self.process.poll() is not None:
+                raise RuntimeError(self.log_path.read_text()[-2000:])
+            time.sleep(0.1)
+        raise RuntimeError("Daphne did not start within 30 s.")
+
+    def cpu_seconds(self) -> float | None:
+        """CPU time (user + system) the server has used so far; None off Linux."""
+        try:
+            fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return None
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def stop(self) -> None:
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+async def play_table(
+    *,
+    base: str,
+    session_key: str,
+    user,
+    think: float,
+    deadline: float,
+    tally: Tally,
+    origin: str,
+    bot: str,
+    address: str = "127.0.0.1",
+    target: int = 10,
+) -> None:
+    """Play games at one table until the deadline, timing each move's update. ``address``
+    is the person's (the benchmark's servers trust it as their proxy, as a site behind a
+    proxy does); ``target`` the points each game is played to.
+
+    People do not all sit down in the same millisecond: each table starts at a random
+    moment within one thinking time, else every table's 1 s timer would fire at once for
+    the whole run and measure a burst of N simultaneous moves rather than N tables.
+    """
+    await asyncio.sleep(random.uniform(0, think))
+    while time.monotonic() < deadline:
+        game = await sync_to_async(services.game_quick_play)(user=user, bot=bot, target=target)
+        headers = {
+            "Cookie": f"sessionid={session_key}",
+            "Origin": origin,
+            "X-Forwarded-For": address,
+        }
+        async with websockets.connect(
+            f"{base}/ws/games/{game.pk}/",
+            additional_headers=headers,
+            max_size=2**22,
+            compression=None,
+        ) as ws:
+            ws.game_id = game.pk
+            try:
+                if not await _play_game(ws, think, deadline, tally):
+                    return
+            except TimeoutError:
+                return
+        tally.games_finished += 1
+
+
+async def _next_board(ws, tally: Tally, after: int = -1) -> tuple[str | None, int]:
+    """Return the next board frame showing more than ``after`` moves, or None on an error."""
+    while True:
+        try:
+            frame = await asyncio.wait_for(ws.recv(), STALL_SECONDS)
+        except TimeoutError:
+            tally.stalls.append((ws.game_id, after))
+            raise
+        found = BOARD_MOVES.search(frame, 0, 600)  # the board's opening tag comes first
+        if found is None:
+            if 'id="table-message"' not in frame:
+                continue  # chat, presence: not about the cards
+            tally.errors[frame[:120]] += 1  # a refusal
+            return None, after
+        if int(found.group(1)) > after:
+            return frame, int(found.group(1))
+
+
+async def _play_game(ws, think: float, deadline: float, tally: Tally) -> bool:
+    """Play one game to its end; return False if the deadline came first."""
+    frame, moves = await _next_board(ws, tally)
+    sent = None  # when our last card went: the wait for our next turn starts there
+    while True:
+        if frame is None:
+            frame, moves = await _next_board(ws, tally, moves)
+            continue
+        over = 'id="game-result"' in frame
+        if sent is not None and (over or 'data-your-turn="true"' in frame):
+            tally.turn_waits.append(time.perf_counter() - sent)
+            tally.turn_wait_at.append(time.monotonic())
+            sent = None
+        if over:
+            return True
+        if 'data-your-turn="true"' not in frame:
+            frame, moves = await _next_board(ws, tally, moves)
+            continue
+        if think:
+            await asyncio.sleep(think)
+        if time.monotonic() >= deadline:
+            return False
+        card = CARD.findall(HAND.search(frame).group(0))[0]
+        started = sent = time.perf_counter()
+        await ws.send(f'{{"card": "{card}"}}')
+        reply, reply_moves = await _next_board(ws, tally, moves)
+        if reply is not None:
+            tally.latencies.append(time.perf_counter() - started)
+            tally.latency_at.append(time.monotonic())
+            tally.human_moves += 1
+        frame, moves = reply, reply_moves
+
+
+def query_figures(path: Path) -> dict:
+    """Sum the server's query log: each "human" block is one person's move (with the bots'
+    answers when they follow at once), "bot" blocks are the table runners' looks at the
+    schedule (with the cards they played: bots, clocks) and "push" blocks are boards
+    rendered for other sockets. Queries are SQL statements; round trips count the
+    statements sent together once."""
+    # kind -> [statements, round trips, moves, blocks]
+    totals = {kind: [0, 0, 0, 0] for kind in ("human", "bot", "push")}
+    if path.exists():
+        for line in path.read_text().splitlines():
+            if len(line.split()) != 4:
+                continue  # a line cut short when the server stopped
+            kind, *numbers = line.split()
+            entry = totals[kind]
+            for index, number in enumerate(numbers):
+                entry[index] += int(number)
+            entry[3] += 1
+    human_q, human_trips, human_moves, human_n = totals["human"]
+    bot_q, bot_trips, bot_n, runner_looks = totals["bot"]
+    push_q, push_trips, _, push_n = totals["push"]
+    all_q, all_moves = human_q + bot_q + push_q, human_moves + bot_n
+    all_trips = human_trips + bot_trips + push_trips
+
+    def per(amount, count):
+        return round(amount / count, 2) if count else None
+
+    return {
+        "queries_per_human_move_call": per(human_q, human_n),
+        "round_trips_per_human_move_call": per(human_trips, human_n),
+        "bot_moves_in_human_call": per(human_moves - human_n, human_n),
+        "runner_looks": runner_looks,
+        "runner_cards": bot_n,
+        "queries_per_runner_card_with_its_looks": per(bot_q, bot_n),
+        "queries_per_push": per(push_q, push_n),
+        "queries_per_move": per(all_q, all_moves),
+        "queries_per_human_move_all_in": per(all_q, human_n),
+        "round_trips_per_human_move_all_in": per(all_trips, human_n),
+    }
+
+
+async def run_tables(
+    *, tables: int, think: float, seconds: float, bases: list, players: list, bot: str
+):
+    """Play ``tables`` tables at once, dealt round the servers ``bases`` (one person each
+    on one server, as a proxy would spread them)."""
+    tally = Tally()
+    deadline = time.monotonic() + seconds
+    await asyncio.gather(
+        *(
+            play_table(
+                base=bases[n % len(bases)],
+                session_key=key,
+                user=user,
+                think=think,
+                deadline=deadline,
+                tally=tally,
+                origin=_origin(bases[n % len(bases)]),
+                bot=bot,
+                address=f"198.18.{n // 250}.{n % 250 + 1}",  # everyone from an address of their own
+            )
+            for n, (user, key) in enumerate(players[:tables])
+        )
+    )
+    return tally
+
+
+def _spread(values: list[float]) -> dict:
+    return {
+        "p50": round(percentile(values, 0.50), 2),
+        "p95": round(percentile(values, 0.95), 2),
+        "max": round(max(values), 2) if values else None,
+        "count": len(values),
+    }
+
+
+def think_figures(path: Path) -> dict:
+    """CPU per card of each search bot, as the site's worker processes logged it."""
+    by_bot: dict[str, list[float]] = {}
+    if path.exists():
+        for line in path.read_text().splitlines():
+            parts = line.split()
+            if len(parts) == 3:  # bot, CPU seconds, process
+                by_bot.setdefault(parts[0], []).append(float(parts[1]) * 1000)
+    return {bot: _spread(values) for bot, values in by_bot.items()}
+
+
+def _origin(base: str) -> str:
+    return base.replace("ws://", "http://").replace("wss://", "https://")
+
+
+def moves_played_by(players: list) -> int:
+    """Cards played so far in all the games of the benchmark's players (bots' cards too)."""
+    users = [user for user, _ in players]
+    return sum(Game.objects.filter(seats__user__in=users).values_list("moves", flat=True))
+
+
+def benchmark(
+    *,
+    tables: int,
+    think: float,
+    seconds: float,
+    url: str | None = None,
+    servers: int = 1,
+    bot_pause: float = 0.0,
+    bot: str = services.QUICK_PLAY_BOT,
+) -> dict:
+    """Run the benchmark and return its figures."""
+    run = secrets.token_hex(3)
+    use_a_key_of_our_own()
+    players = [new_player(run, n) for n in range(tables)]
+    query_log = Path(tempfile.mkdtemp()) / "queries.log"
+    # A scripted person in saturation plays faster than the per-socket limit lets anyone
+    # send (a few cards a second): there, the servers lift it so the run measures them.
+    limits = {} if think else {"COINS_SOCKET_BURST": "10000", "COINS_SOCKET_RATE": "10000"}
+    daphnes = (
+        []
+        if url
+        else [DaphneServer(query_log, bot_pause, n, extra_env=limits) for n in range(servers)]
+    )
+    bases = [url] if url else [f"ws://127.0.0.1:{daphne.port}" for daphne in daphnes]
+    moves_before = moves_played_by(players)
+    started = time.perf_counter()
+    cpu_before = [daphne.cpu_seconds() for daphne in daphnes]
+    cpu_used = None
+    try:
+        tally = asyncio.run(
+            run_tables(
+                tables=tables, think=think, seconds=seconds, bases=bases, players=players, bot=bot
+            )
+        )
+    finally:
+        elapsed = time.perf_counter() - started
+        cpu_after = [daphne.cpu_seconds() for daphne in daphnes]
+        if daphnes and None not in cpu_before + cpu_after:
+            cpu_used = sum(cpu_after) - sum(cpu_before)
+        for daphne in daphnes:
+            daphne.stop()
+    all_moves = moves_played_by(players) - moves_before
+    lat = [x * 1000 for x in tally.latencies]
+    waits = [x * 1000 for x in tally.turn_waits]
+    return {
+        "tables": tables,
+        "servers": len(bases),
+        "bot_pause_seconds": bot_pause,
+        "mode": "realistic" if think else "saturation",
+        "think_seconds": think,
+        "seconds": round(elapsed, 2),
+        "human_moves": tally.human_moves,
+        "all_moves": all_moves,
+        "human_moves_per_second": round(tally.human_moves / elapsed, 1),
+        "moves_per_second": round(all_moves / elapsed, 1),
+        "latency_ms": {
+            "p50": round(percentile(lat, 0.50), 2),
+            "p95": round(percentile(lat, 0.95), 2),
+            "p99": round(percentile(lat, 0.99), 2),
+            "max": round(max(lat), 2) if lat else None,
+            "mean": round(statistics.fmean(lat), 2) if lat else None,
+        },
+        "bot": bot,
+        # A person's wait from their card to their next turn (the bots' pauses and
+        # thinking included): what a table of search bots feels like.
+        "turn_wait_ms": _spread(waits),
+        "bot_think_cpu_ms": {} if url else think_figures(query_log.with_name("thinking.log")),
+        "games_finished": tally.games_finished,
+        # What the server spends per person's move (their card, the bots' answers, the
+        # pushes): the figure that decides how many tables one process can serve.
+        "server_cpu_ms_per_human_move": round(cpu_used * 1000 / tally.human_moves, 2)
+        if cpu_used and tally.human_moves
+        else None,
+        "errors": sum(tally.errors.values()),
+        "stalled_tables": tally.stalls,
+        **(query_figures(query_log) if not url else {}),
+    }
