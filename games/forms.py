@@ -4,17 +4,17 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from games.models import OFFERED_BOTS, BotLevel
+from games.table.options import (
+    COMMON_TARGETS,
+    DEFAULT_CLOCK,
+    QUEUE_CLOCKS,
+    TARGETS,
+    WAITS,
+    clock_choices,
+)
 from games.table.seats import OPEN
 
-TARGET_CHOICES = [(10, "10"), (15, "15"), (20, "20"), (0, _("Other"))]
-CLOCK_CHOICES = [
-    ("", _("No clock")),
-    ("10", _("10 seconds per card")),
-    ("20", _("20 seconds per card")),
-    ("30", _("30 seconds per card")),
-    ("60", _("1 minute per card")),
-    ("86400", _("A day per card (slow play)")),
-]
+TARGET_CHOICES = [*((t, str(t)) for t in COMMON_TARGETS), (0, _("Other"))]
 SEAT_CHOICES = [
     (OPEN, _("Open seat for a person")),
     *((bot, _("Bot: %(level)s") % {"level": BotLevel(bot).label}) for bot in OFFERED_BOTS),
@@ -31,8 +31,8 @@ class GameCreateForm(forms.Form):
     )
     other_target = forms.IntegerField(
         label=_("Other target"),
-        min_value=1,
-        max_value=99,
+        min_value=TARGETS[0],
+        max_value=TARGETS[-1],
         required=False,
         help_text=_("Any whole number from 1 to 99."),
     )
@@ -55,10 +55,10 @@ class GameCreateForm(forms.Form):
 
     clock = forms.TypedChoiceField(
         label=_("Clock"),
-        choices=CLOCK_CHOICES,
+        choices=clock_choices(),
         coerce=lambda value: int(value) if value else None,
         empty_value=None,
-        initial="30",
+        initial=str(DEFAULT_CLOCK),
         required=False,
         help_text=_(
             "Time each person has per card. When it runs out the server plays for them; "
@@ -76,7 +76,7 @@ class GameCreateForm(forms.Form):
         data = super().clean()
         if data.get("target") == 0:  # "Other": only then does the other box count
             other = data.get("other_target")
-            if other is None or not 1 <= other <= 99:
+            if other is None or other not in TARGETS:
                 self.add_error("other_target", _("Enter a target from 1 to 99."))
             else:
                 data["target"] = other
@@ -92,19 +92,19 @@ class FindGameForm(forms.Form):
 
     target = forms.TypedChoiceField(
         label=_("Target score"),
-        choices=[(10, "10"), (15, "15"), (20, "20")],
+        choices=[(t, str(t)) for t in COMMON_TARGETS],
         coerce=int,
         initial=10,
     )
     clock = forms.TypedChoiceField(
         label=_("Speed"),
-        choices=[c for c in CLOCK_CHOICES if c[0] in ("10", "20", "30", "60")],
+        choices=clock_choices(QUEUE_CLOCKS),
         coerce=int,
-        initial="30",
+        initial=str(DEFAULT_CLOCK),
     )
     wait = forms.TypedChoiceField(
         label=_("Bots fill the free seats after"),
-        choices=[("30", _("30 seconds")), ("120", _("2 minutes")), ("", _("Never: people only"))],
+        choices=[("" if s is None else str(s), label) for s, label in WAITS.items()],
         coerce=lambda value: int(value) if value else None,
         empty_value=None,
         required=False,

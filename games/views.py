@@ -13,16 +13,17 @@ from django.views.generic import FormView, TemplateView
 from accounts.selectors import wants_turn_sound
 from games.board.card_names import SUIT_NAMES
 from games.board.refusals import refusal_text
+from games.board.render import viewer_context
 from games.engine import IllegalPlay, record_json
 from games.engine.cards import SUIT_LETTERS
 from games.forms import FindGameForm, GameCreateForm
 from games.history import games as history
+from games.history import queries as selectors
 from games.history.records import game_record
 from games.models import Game
-from games.realtime.push import announce_chat, viewer_context
+from games.realtime.push import announce_chat
 from games.signals import asked, player_page
 from games.table import chat, flow, matchmaking, rematch
-from games.table import loading as selectors
 from games.table import seats as services
 from games.table.chat import chat_context
 from games.table.errors import TableMovedOn

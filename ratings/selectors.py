@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from django.db.models import Count, Exists, OuterRef, QuerySet, Subquery
 
 from common.paging import Keys, SeekPage, load_float, seek
+from games.history.privacy import seen_by
 from games.models import Seat
-from games.table.loading import seen_by
 
 from .models import Leaderboard, PlayerRating, RatingEvent, Standing, display_rating
 

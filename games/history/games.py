@@ -17,8 +17,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
 from common.paging import Keys, dump_time, load_time, seek
+from games.history.privacy import seen_by
 from games.models import Game, Hand, Seat, Trick
-from games.table.loading import seen_by
 
 WON, LOST, ABANDONED, RUNNING = "won", "lost", "abandoned", "running"
 RESULTS = (WON, LOST, ABANDONED, RUNNING)

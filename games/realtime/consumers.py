@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 
 from coins_site.monitoring import socket_closed, socket_opened, throttled
 from games.board.refusals import refusal_text
+from games.board.render import render_message, socket_request
 from games.engine import CARD_CODES, IllegalPlay
 from games.realtime.channels_adapter import (
     LAYER_OUTAGES,
@@ -31,12 +32,7 @@ from games.realtime.presence import (
     presence_touch,
 )
 from games.realtime.presence_frames import presence_changed, presence_frame
-from games.realtime.push import (
-    group_name,
-    render_message,
-    socket_request,
-    user_group,
-)
+from games.realtime.push import group_name, user_group
 from games.realtime.socket_calls import (
     Refusal,
     access,

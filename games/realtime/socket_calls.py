@@ -15,8 +15,8 @@ from django.utils.translation import gettext as _
 
 from accounts.selectors import preferred_language
 from common.metrics import counted
+from games.board.render import render_board, viewer_context
 from games.models import Game
-from games.realtime.push import render_board, viewer_context
 from games.table import flow
 from games.table.invites import HiddenTable, invite_of, table_for
 from games.table.loading import cached_game

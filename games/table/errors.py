@@ -1,9 +1,7 @@
-"""Refusals of requests about a game, and the game row lock every change starts with."""
+"""Refusals of requests about a game (the game row lock is ``lifecycle.locked_game``)."""
 
 from __future__ import annotations
 
-from django.db import connection
-from django.db.transaction import TransactionManagementError
 from django.utils.translation import gettext as _
 
 from games.engine import CARD_CODES
@@ -41,21 +39,6 @@ class TableMovedOn(GameError):
     def __init__(self, message: str, already_played: bool):
         super().__init__(message)
         self.already_played = already_played
-
-
-def locked_game(game_id: int) -> Game:
-    """The game row, locked until the transaction ends.
-
-    A plain statement: building the ORM's ``select_for_update().get()`` cost more than the
-    lookup itself, and every move starts here.
-    """
-    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
-    if lock and not connection.in_atomic_block:  # as the ORM's select_for_update() refuses
-        raise TransactionManagementError("Lock the game row inside a transaction.")
-    sql = f"SELECT * FROM {Game._meta.db_table} WHERE id = %s{lock}"
-    for game in Game.objects.raw(sql, [game_id]):
-        return game
-    raise GameNotFound(_("There is no such game."))
 
 
 def require_running(game: Game) -> None:

@@ -1,4 +1,4 @@
-"""Reads: rebuild a game's engine state from its rows, and the queries pages need.
+"""A game as its rows say: the engine state rebuilt from them, or this process's cached copy.
 
 Rebuilding costs two queries (hands, plays) after the game row: each play is replayed
 through the engine, so a row that broke the rules could never load silently.
@@ -7,10 +7,6 @@ through the engine, so a row that broke the rules could never load silently.
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-from django.conf import settings
-from django.db.models import Exists, F, OuterRef, Q, QuerySet, Window
-from django.db.models.functions import RowNumber
 
 from games.engine import GameState, parse_card
 from games.models import Game, Hand, Play, Seat
@@ -91,76 +87,3 @@ def _rebuild(game: Game, seats: list[Seat]) -> LoadedGame:
             raise CorruptGame(f"Game {game.pk}: seat {seat} played out of turn.")
         state.play(seat, card)
     return LoadedGame(game=game, seats=seats, state=state)
-
-
-def bot_turn(game_id: int) -> tuple[int, str] | None:
-    """Return (move count, bot level) if a bot is due to play in this running game."""
-    return (
-        Seat.objects.filter(game_id=game_id, game__status=Game.Status.IN_PROGRESS)
-        .exclude(bot="")
-        .filter(number=F("game__to_play"))
-        .values_list("game__moves", "bot")
-        .first()
-    )
-
-
-def open_tables() -> QuerySet[Game]:
-    """Public tables waiting for players, newest first, at most
-    ``COINS_LOBBY_TABLES_PER_CREATOR`` of each creator (nobody fills the lobby alone)."""
-    newest_of_creator = Window(
-        RowNumber(), partition_by=[F("created_by_id")], order_by=F("created_at").desc()
-    )
-    waiting = Game.objects.filter(status=Game.Status.WAITING, is_public=True)
-    return (
-        waiting.annotate(creator_rank=newest_of_creator)
-        .filter(creator_rank__lte=settings.COINS_LOBBY_TABLES_PER_CREATOR)
-        .prefetch_related("seats__user")
-        .order_by("-created_at")
-    )
-
-
-def running_games_of(user) -> QuerySet[Game]:
-    return (
-        Game.objects.filter(seats__user=user)
-        .filter(Q(status=Game.Status.IN_PROGRESS) | Q(status=Game.Status.WAITING))
-        .prefetch_related("seats__user")
-        .order_by("-updated_at")
-        .distinct()
-    )
-
-
-def watchable_games() -> QuerySet[Game]:
-    return (
-        Game.objects.filter(status=Game.Status.IN_PROGRESS, is_public=True)
-        .prefetch_related("seats__user")
-        .order_by("-updated_at")
-    )
-
-
-def player_stats(user) -> dict:
-    """Finished games played and won by ``user``, with the win rate (one row, kept as games
-    end: ``games.history.player_records``)."""
-    from games.models import PlayerStats
-
-    stats = PlayerStats.objects.filter(user=user).first()
-    played, won = (stats.finished, stats.won) if stats else (0, 0)
-    return {"played": played, "won": won, "win_rate": won / played if played else None}
-
-
-def seen_by(viewer, game_field: str = "pk") -> Q:
-    """The privacy rule for lists: public games, and private ones ``viewer`` sat at.
-    ``game_field`` points from the listed rows to their game (``"game_id"`` for events)."""
-    public = "is_public" if game_field == "pk" else "game__is_public"
-    if viewer is None or not viewer.is_authenticated:
-        return Q(**{public: True})
-    seated = Exists(Seat.objects.filter(game=OuterRef(game_field), user=viewer))
-    return Q(**{public: True}) | Q(seated)
-
-
-def recent_games_of(user, viewer=None, limit: int = 10) -> list[Game]:
-    """The user's latest started games as ``viewer`` may see them (private games only to
-    the people who sat at them), with the seats needed to show opponents and scores: the
-    first slice of the history's index on the seats, whatever the number of games."""
-    from games.history.games import games_page
-
-    return games_page(user, viewer, per_page=limit).rows

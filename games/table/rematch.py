@@ -18,8 +18,8 @@ from django.utils.translation import gettext as _
 from games.board.rematch_panel import is_open
 from games.models import Game, Rematch, Seat
 from games.realtime.push import notify_table
-from games.table.errors import GameError, locked_game
-from games.table.flow import start_game
+from games.table.errors import GameError
+from games.table.lifecycle import locked_game, start_game
 from games.table.seats import ME, game_create
 
 OFFER_SECONDS = 60

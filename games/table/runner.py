@@ -7,7 +7,7 @@ is served by one runner at a time, the others pass on to the next. What a runner
 ``flow.run_due`` call, checked against the game as it finds it under the lock, so a second
 runner reaching the same game finds nothing due. A runner killed mid-way leaves its
 transaction uncommitted: the game is still due, and a surviving runner serves it within
-``POLL`` seconds (a search bot's lease, ``flow.SEARCH_LEASE``, expires as fast).
+``POLL`` seconds (a search bot's lease, ``lifecycle.SEARCH_LEASE``, expires as fast).
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ import asyncio
 import logging
 import os
 import time
-from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
@@ -29,13 +28,13 @@ from games.models import Game
 from games.realtime.db_threads import in_db_thread
 from games.signals import runner_idle
 from games.table import flow
+from games.table.lifecycle import RETRY_AFTER, retry_later
 from games.table.thinking import choose_elsewhere
 
 log = logging.getLogger(__name__)
 
 POLL = 0.1  # seconds between looks at the schedule when nothing was due
 IDLE_WORK_EVERY = 1.0  # seconds between two rounds of other apps' background work
-RETRY_AFTER = timedelta(seconds=30)  # a game whose due work failed waits this long
 THINKING_AT_ONCE = settings.COINS_THINKING_PROCESSES  # searches at once per runner (one per
 # worker process); the others wait their turn
 
@@ -62,7 +61,7 @@ def claim_and_run() -> int | flow.Thinking | None:
                 outcome = flow.run_due(due)
         except Exception:  # this game only: put it back later, serve the others meanwhile
             log.exception("Game %s failed its due work; trying again in %s", due, RETRY_AFTER)
-            Game.objects.filter(pk=due).update(due_at=timezone.now() + RETRY_AFTER)
+            retry_later(due)
             return due
         if isinstance(outcome, flow.Served):
             box["moves"] = outcome.cards

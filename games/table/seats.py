@@ -2,12 +2,12 @@
 
 Changes lock the game row (``SELECT ... FOR UPDATE``) before reading anything they check, so
 two people taking the last seat at once are served one after the other, and the second is
-judged against the table the first left. Once a table runs, ``games.table.flow`` owns it.
+judged against the table the first left. Dealing and ending are ``games.table.lifecycle``'s;
+once a table runs, ``games.table.flow`` plays it.
 """
 
 from __future__ import annotations
 
-from datetime import timedelta
 from functools import partial
 
 from django.conf import settings
@@ -25,14 +25,12 @@ from games.table.errors import (
     GameNotRunning,
     NotSeated,
     SeatUnavailable,
-    locked_game,
     require_running,
 )
-from games.table.flow import end_game, start_game
+from games.table.lifecycle import end_game, locked_game, start_game, wait_for_people
+from games.table.options import CLOCKS, QUICK_PLAY_BOT, TARGETS
 
 ME, OPEN = "me", "open"
-CLOCKS = (None, 10, 20, 30, 60, 86400)  # seconds per card: none ... "a day" for slow play
-TABLE_CHECK_EVERY = timedelta(minutes=1)  # a waiting table: how often a runner looks in
 
 
 # -- creating and joining tables ------------------------------------------------------------
@@ -56,7 +54,7 @@ def game_create(
         raise GameError(_("Choose three seats, one of them yours."))
     if any(kind not in (ME, OPEN, *BotLevel.values) for kind in seat_kinds):
         raise GameError(_("Unknown kind of seat."))
-    if not (isinstance(target, int) and 1 <= target <= 99):
+    if not (isinstance(target, int) and target in TARGETS):
         raise GameError(_("The target score must be between 1 and 99."))
     if clock not in CLOCKS:
         raise GameError(_("Choose a clock from the list."))
@@ -82,8 +80,7 @@ def game_create(
         if OPEN not in seat_kinds:
             start_game(game)
         else:  # a runner looks in now and then: a table everyone left closes
-            game.due_at = timezone.now() + TABLE_CHECK_EVERY
-            game.save(update_fields=["due_at"])
+            wait_for_people(game, timezone.now())
     return game
 
 
@@ -120,9 +117,6 @@ def check_table_limits(user, *, opens_a_table: bool) -> None:
                 )
                 % {"n": waiting}
             )
-
-
-QUICK_PLAY_BOT = BotLevel.CAREFUL  # the medium level
 
 
 def game_quick_play(*, user, bot: str = QUICK_PLAY_BOT, target: int = 10) -> Game:

@@ -25,6 +25,7 @@ from django.contrib.auth import get_user_model
 from accounts.benchmarks import forget_failures, hashing_flood
 from games.models import Game
 from games.table import seats as services
+from games.table.options import QUICK_PLAY_BOT
 from lab.benchmarks import abuse_http, abuse_sockets
 from lab.benchmarks.tables import DaphneServer, Tally, logged_in_session, percentile, play_table
 
@@ -161,10 +162,10 @@ def benchmark(hinters: int = 20, watchers: int = 500) -> dict:
                 )
             )
             for user, tally, bot, address, target, think in (
-                (people.medium, medium, services.QUICK_PLAY_BOT, "198.51.100.1", 10, 0.5),
+                (people.medium, medium, QUICK_PLAY_BOT, "198.51.100.1", 10, 0.5),
                 (people.hard, hard, "expert-v4", "198.51.100.2", 10, 0.5),
                 # one long game (to 99, at a card every 2 s), which 500 watch later on
-                (people.watched, watched, services.QUICK_PLAY_BOT, "198.51.100.3", 99, 2.0),
+                (people.watched, watched, QUICK_PLAY_BOT, "198.51.100.3", 99, 2.0),
             )
         ]
         await timed("quiet", asyncio.sleep(QUIET_SECONDS - STEP_SECONDS))

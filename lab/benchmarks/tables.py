@@ -30,6 +30,7 @@ from django.contrib.sessions.backends.db import SessionStore
 
 from games.models import Game
 from games.table import seats as services
+from games.table.options import QUICK_PLAY_BOT
 
 BOARD_MOVES = re.compile(r'id="board"[^>]*data-moves="(\d+)"')
 HAND = re.compile(r'<section id="hand".*?</section>', re.S)
@@ -349,7 +350,7 @@ def benchmark(
     url: str | None = None,
     servers: int = 1,
     bot_pause: float = 0.0,
-    bot: str = services.QUICK_PLAY_BOT,
+    bot: str = QUICK_PLAY_BOT,
 ) -> dict:
     """Run the benchmark and return its figures."""
     run = secrets.token_hex(3)

@@ -89,7 +89,7 @@ def test_a_page_that_missed_an_update_catches_up_by_itself(
     silence, not a stuck table: the page asks again and shows the move, without reloading."""
     from django.contrib.auth import get_user_model
 
-    from games.table import flow
+    from games.table import flow, lifecycle
 
     sent = []
     page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(payload)))
@@ -106,7 +106,7 @@ def test_a_page_that_missed_an_update_catches_up_by_itself(
     # Played behind the page's back, and its update lost; the bots' answers wait an hour.
     user = get_user_model().objects.get(username="xena")
     settings.COINS_BOT_PAUSE = 3600
-    monkeypatch.setattr(flow, "notify_table", lambda *args, **kwargs: None)
+    monkeypatch.setattr(lifecycle, "notify_table", lambda *args, **kwargs: None)
     flow.play_card(game_id=game_id, user=user, card=card)
 
     page.wait_for_function(

@@ -207,7 +207,7 @@ async def test_a_move_is_broadcast_only_when_someone_else_watches(alice, setting
 async def test_a_page_that_missed_an_update_gets_it_when_it_asks(alice, settings, monkeypatch):
     """An update lost on the way costs a silence, not a stuck table: after a silence the
     page asks, and gets the board if (and only if) the game has moved since its last one."""
-    from games.table import flow as table_flow
+    from games.table import lifecycle
 
     settings.COINS_BOT_PAUSE = 0
     game = await db(services.game_quick_play)(user=alice)
@@ -219,7 +219,7 @@ async def test_a_page_that_missed_an_update_gets_it_when_it_asks(alice, settings
     assert await client.communicator.receive_nothing(timeout=0.3)  # nothing new: no answer
 
     card = hand_cards(frame)[0]  # played elsewhere, and the update is lost on the way
-    monkeypatch.setattr(table_flow, "notify_table", lambda *args, **kwargs: None)
+    monkeypatch.setattr(lifecycle, "notify_table", lambda *args, **kwargs: None)
     await db(flow.play_card)(game_id=game.pk, user=alice, card=card)
     assert await client.communicator.receive_nothing(timeout=0.3)
     await client.send(SYNC)

@@ -115,7 +115,7 @@ def test_alone_with_bots_and_gone_the_game_is_abandoned_after_ten_minutes(alice)
     assert flow.run_due(game.pk, now=timezone.now() + timedelta(minutes=11)).cards == 0
     game = Game.objects.get(pk=game.pk)
     assert game.status == Game.Status.ABANDONED and game.abandoned_by == 0
-    from games.table.loading import running_games_of, watchable_games
+    from games.history.queries import running_games_of, watchable_games
 
     assert game not in watchable_games() and game not in running_games_of(alice)
 
@@ -142,7 +142,7 @@ def test_without_a_clock_a_gone_person_is_replaced_when_others_play_on(alice, bo
 def told(monkeypatch):
     """What the table's sockets were told, by table (a change that is not a card: -1)."""
     calls = []
-    modules = ("games.table.flow", "games.table.seats", "games.table.rematch")
+    modules = ("games.table.lifecycle", "games.table.seats", "games.table.rematch")
     for module in (*modules, "games.table.matchmaking"):
         monkeypatch.setattr(
             f"{module}.notify_table", lambda game_id, moves, **kw: calls.append(game_id)

@@ -8,7 +8,8 @@ from django.utils import timezone
 
 from games.models import Game, Presence, Seat
 from games.table import flow
-from games.table.matchmaking import CHECK_EVERY, GONE_AFTER, START_GRACE, QueueRefused, find_game
+from games.table.lifecycle import GONE_AFTER, QUEUE_CHECK_EVERY, START_GRACE
+from games.table.matchmaking import QueueRefused, find_game
 
 pytestmark = pytest.mark.django_db
 
@@ -119,13 +120,13 @@ def test_a_closed_page_leaves_the_queue_and_an_empty_table_closes(alice, bob):
     game = find_game(user=alice, target=10, clock=30, wait=120)
     find_game(user=bob, target=10, clock=30, wait=120)
     here(game, bob)  # alice's page is gone; bob's is open
-    game = check(game, CHECK_EVERY)
+    game = check(game, QUEUE_CHECK_EVERY)
     assert people(game) == [alice.pk, bob.pk, None]  # gone a moment: maybe a reload
-    Presence.objects.update(seen_at=timezone.now() + CHECK_EVERY + GONE_AFTER)
-    game = check(game, CHECK_EVERY + GONE_AFTER + timedelta(seconds=1))
+    Presence.objects.update(seen_at=timezone.now() + QUEUE_CHECK_EVERY + GONE_AFTER)
+    game = check(game, QUEUE_CHECK_EVERY + GONE_AFTER + timedelta(seconds=1))
     assert people(game) == [None, bob.pk, None] and game.status == Game.Status.WAITING
     Presence.objects.all().delete()
-    later = CHECK_EVERY + GONE_AFTER + timedelta(seconds=1)
+    later = QUEUE_CHECK_EVERY + GONE_AFTER + timedelta(seconds=1)
     game = check(game, later * 2)
     game = check(game, later * 4)
     assert game.status == Game.Status.ABANDONED and not game.was_dealt
@@ -153,7 +154,7 @@ def test_the_lobby_and_home_offer_find_a_game_and_it_seats_you(client, alice, bo
 
 
 def test_a_friends_table_everyone_left_closes_and_leaves_the_lobby(alice):
-    from games.table.loading import open_tables
+    from games.history.queries import open_tables
     from games.table.seats import game_create
 
     table = game_create(creator=alice, target=10, seat_kinds=["me", "open", "open"])

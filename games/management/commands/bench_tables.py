@@ -10,7 +10,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from games.engine.bots import LEVELS
-from games.table.seats import QUICK_PLAY_BOT
+from games.table.options import QUICK_PLAY_BOT
 from lab.benchmarks.tables import benchmark
 
 
