@@ -76,13 +76,13 @@ def _compact(name: str) -> str:
 
 @functools.cache
 def _reserved_for_bots(languages: tuple[str, ...]) -> frozenset[str]:
-    from games.engine.bots import BOT_NAMES
-    from games.models import BOT_PERSONAS, BotLevel
+    from games.bots import SEAT_BOTS, bot_labels
+    from games.models import BOT_PERSONAS
 
-    names = {*BOT_PERSONAS, *BOT_NAMES, *BotLevel.values}
+    names = {*BOT_PERSONAS, *SEAT_BOTS}
     for language in languages:
         with translation.override(language):
-            names.update(str(label) for label in BotLevel.labels)
+            names.update(bot_labels())
     return frozenset(_compact(name) for name in names)
 
 

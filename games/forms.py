@@ -3,7 +3,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from games.models import OFFERED_BOTS, BotLevel
+from games.bots import MEDIUM, OFFERED_BOTS, bot_label
 from games.table.options import (
     COMMON_TARGETS,
     DEFAULT_CLOCK,
@@ -17,7 +17,7 @@ from games.table.seats import OPEN
 TARGET_CHOICES = [*((t, str(t)) for t in COMMON_TARGETS), (0, _("Other"))]
 SEAT_CHOICES = [
     (OPEN, _("Open seat for a person")),
-    *((bot, _("Bot: %(level)s") % {"level": BotLevel(bot).label}) for bot in OFFERED_BOTS),
+    *((bot, _("Bot: %(level)s") % {"level": bot_label(bot)}) for bot in OFFERED_BOTS),
 ]
 
 
@@ -37,10 +37,10 @@ class GameCreateForm(forms.Form):
         help_text=_("Any whole number from 1 to 99."),
     )
     seat_left = forms.ChoiceField(
-        label=_("Seat on your left"), choices=SEAT_CHOICES, initial=BotLevel.CAREFUL
+        label=_("Seat on your left"), choices=SEAT_CHOICES, initial=MEDIUM
     )
     seat_right = forms.ChoiceField(
-        label=_("Seat on your right"), choices=SEAT_CHOICES, initial=BotLevel.CAREFUL
+        label=_("Seat on your right"), choices=SEAT_CHOICES, initial=MEDIUM
     )
     is_public = forms.TypedChoiceField(
         label=_("Who can see the table"),

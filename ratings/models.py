@@ -8,7 +8,8 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from games.models import BotLevel, Game
+from games.bots import bot_label
+from games.models import Game
 
 DEFAULT_MU = 25.0
 DEFAULT_SIGMA = 25.0 / 3
@@ -31,7 +32,7 @@ class PlayerRating(models.Model):
         on_delete=models.CASCADE,
         related_name="rating",
     )
-    bot = models.CharField(max_length=16, choices=BotLevel.choices, blank=True)
+    bot = models.CharField(max_length=16, blank=True)  # an engine bot's name (games.bots)
     mu = models.FloatField(default=DEFAULT_MU)
     sigma = models.FloatField(default=DEFAULT_SIGMA)
     games = models.PositiveIntegerField(default=0)
@@ -54,7 +55,7 @@ class PlayerRating(models.Model):
     def label(self) -> str:
         if self.user_id:
             return self.user.get_username()
-        return _("Bot (%(level)s)") % {"level": self.get_bot_display()}
+        return _("Bot (%(level)s)") % {"level": bot_label(self.bot)}
 
     @property
     def display(self) -> int:
@@ -142,7 +143,7 @@ class Standing(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
     )
-    bot = models.CharField(max_length=16, choices=BotLevel.choices, blank=True)
+    bot = models.CharField(max_length=16, blank=True)  # an engine bot's name (games.bots)
     mu = models.FloatField()
     sigma = models.FloatField()
     ordinal = models.FloatField(help_text=_("mu - 3 sigma: the order of the board."))

@@ -12,8 +12,9 @@ from django.utils.translation import gettext as _
 
 from accounts.selectors import public_name
 from games.board.card_names import SUIT_NAMES, card_label, trick_why
+from games.bots import bot_label
 from games.engine import CARD_CODES, CARD_POINTS, SUIT_LETTERS, SeatView, rank_of, suit_of
-from games.models import BotLevel, Game, Seat
+from games.models import Game, Seat
 
 
 def card_info(card: int) -> dict:
@@ -120,7 +121,7 @@ def seat_identity(seat: Seat, names: list[str]) -> dict:
         "number": seat.number,
         "name": names[seat.number],
         "is_bot": seat.is_bot,
-        "bot_label": BotLevel(seat.bot).label if seat.is_bot else "",
+        "bot_label": bot_label(seat.bot) if seat.is_bot else "",
         "username": seat.user.get_username() if seat.user_id else "",
     }
 

@@ -4,8 +4,6 @@ from here (``games.models``), as Django and the migrations do."""
 
 from games.models.games import (  # noqa: F401
     BOT_PERSONAS,
-    OFFERED_BOTS,
-    BotLevel,
     Game,
     Hand,
     Play,

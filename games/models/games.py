@@ -14,28 +14,11 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from games.engine.bots import BOT_NAMES, LEVELS
-
 
 def new_invite_token() -> str:
     return secrets.token_urlsafe(16)
 
 
-class BotLevel(models.TextChoices):
-    """Every bot a seat may hold, by bot name; labelled by the level it plays (see
-    ``engine.bots.levels``) or, for bots no level offers, by what they are."""
-
-    HEURISTIC = "heuristic", _("Easy")
-    CAREFUL = "careful", _("Medium")
-    EXPERT = "expert-v4", _("Hard")
-    RANDOM = "random", _("Random")
-    EXPERT_V1 = "expert-v1", _("Expert v1 (retired)")
-    EXPERT_V2 = "expert-v2", _("Expert v2 (retired)")
-    EXPERT_V3 = "expert-v3", _("Expert v3 (retired)")
-
-
-assert set(BotLevel.values) <= set(BOT_NAMES)  # every bot a seat holds is one the engine has
-OFFERED_BOTS = tuple(level.bot for level in LEVELS)  # what new tables offer, easiest first
 
 
 class Game(models.Model):
@@ -152,7 +135,7 @@ class Seat(models.Model):
         on_delete=models.SET_NULL,
         related_name="seats",
     )
-    bot = models.CharField(max_length=16, choices=BotLevel.choices, blank=True)
+    bot = models.CharField(max_length=16, blank=True)  # an engine bot's name (games.bots)
     score = models.PositiveSmallIntegerField(default=0)
     placeholder = models.BooleanField(
         default=False,
@@ -168,7 +151,6 @@ class Seat(models.Model):
     )
     stand_in = models.CharField(
         max_length=16,
-        choices=BotLevel.choices,
         blank=True,
         help_text=_("The bot playing for this person, who left, for the rest of the game."),
     )

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext_lazy as _
 
-from games.models import BotLevel
+from games.bots import MEDIUM
 
 TARGETS = range(1, 100)  # any target from 1 to 99 points
 COMMON_TARGETS = (10, 15, 20)  # offered first; find-a-game seats people by one of these
@@ -25,9 +25,9 @@ WAITS = {  # find-a-game: seconds before bots take the free seats (None: never)
     120: _("2 minutes"),
     None: _("Never: people only"),
 }
-QUICK_PLAY_BOT = BotLevel.CAREFUL  # quick play's opponents: the medium level
-QUEUE_BOT = BotLevel.CAREFUL  # who takes a find-a-game table's free seats
-STAND_IN = BotLevel.CAREFUL  # plays for absent people, as their clock runs out and after
+QUICK_PLAY_BOT = MEDIUM  # quick play's opponents: the medium level
+QUEUE_BOT = MEDIUM  # who takes a find-a-game table's free seats
+STAND_IN = MEDIUM  # plays for absent people, as their clock runs out and after
 
 
 def clock_choices(clocks=CLOCKS) -> list[tuple[str, str]]:

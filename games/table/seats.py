@@ -16,8 +16,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games.bots import SEAT_BOTS
 from games.engine import new_seed
-from games.models import BotLevel, Game, Seat
+from games.models import Game, Seat
 from games.realtime.push import notify_table
 from games.table.errors import (
     GameError,
@@ -52,7 +53,7 @@ def game_create(
     """
     if len(seat_kinds) != 3 or seat_kinds.count(ME) != 1:
         raise GameError(_("Choose three seats, one of them yours."))
-    if any(kind not in (ME, OPEN, *BotLevel.values) for kind in seat_kinds):
+    if any(kind not in (ME, OPEN, *SEAT_BOTS) for kind in seat_kinds):
         raise GameError(_("Unknown kind of seat."))
     if not (isinstance(target, int) and target in TARGETS):
         raise GameError(_("The target score must be between 1 and 99."))
