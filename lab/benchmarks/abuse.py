@@ -27,7 +27,8 @@ from games.models import Game
 from games.table import seats as services
 from games.table.options import QUICK_PLAY_BOT
 from lab.benchmarks import abuse_http, abuse_sockets
-from lab.benchmarks.tables import DaphneServer, Tally, logged_in_session, percentile, play_table
+from lab.benchmarks.servers import DaphneServer, logged_in_session
+from lab.benchmarks.tables import Tally, percentile, play_table
 
 PASSWORD = "bench-Abuse-pass-42"
 STEP_SECONDS = 12.0  # each attack's window: the attack, then quiet up to this long

@@ -139,7 +139,7 @@ def queries_of(client: Client, url: str) -> tuple[int, int]:
 def bench(requests: int = 50, only: str = "", out=None, daphne: bool = False) -> list[dict]:
     server = None
     if daphne:
-        from lab.benchmarks.tables import DaphneServer, logged_in_session, use_a_key_of_our_own
+        from lab.benchmarks.servers import DaphneServer, logged_in_session, use_a_key_of_our_own
 
         use_a_key_of_our_own()  # before any session is made: the server checks them with it
         staff_cookie = f"{settings.SESSION_COOKIE_NAME}={logged_in_session(admin_user())}"

@@ -13,7 +13,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
 from accounts.benchmarks import forget_failures, hashing_flood, reset_timing
-from lab.benchmarks.tables import DaphneServer
+from lab.benchmarks.servers import DaphneServer
 
 PASSWORD = "bench-Hashing-pass-42"
 NO_LIMITS = {  # every request reaches the hasher: only the hashing bound is left
