@@ -99,8 +99,11 @@ def test_a_budget_that_cannot_think_is_refused(arguments):
         Budget(**arguments)
 
 
-def test_a_search_configuration_needs_iterations_and_positive_priors():
+def test_a_search_configuration_needs_iterations_positive_priors_and_known_policies():
+    models, own = EXPERT_V2.opponent_models, EXPERT_V2.own_model
     with pytest.raises(ValueError, match="iterations"):
-        SearchSettings("x", Budget(seconds=1.0), EXPERT_V2.opponent_models, EXPERT_V2.own_model)
+        SearchSettings("x", Budget(seconds=1.0), models, own)
     with pytest.raises(ValueError, match="prior"):
-        SearchSettings("x", EXPERT_V2.budget, (), EXPERT_V2.own_model)
+        SearchSettings("x", EXPERT_V2.budget, (), own)
+    with pytest.raises(ValueError, match="unknown play-out policy"):
+        SearchSettings("x", EXPERT_V2.budget, models, "grandmaster")

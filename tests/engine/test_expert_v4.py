@@ -25,8 +25,8 @@ def test_expert_v4_is_registered_and_plays_its_opponents_and_itself_by_the_disti
     bot = make_bot("expert-v4", 1)
     assert isinstance(bot, SearchBot) and bot.settings is EXPERT_V4
     assert BOTS["expert-v4"].budget == EXPERT_V4.budget and BOTS["expert-v4"].searches
-    assert EXPERT_V4.own_model == DISTILLED
-    assert {model for model, _ in EXPERT_V4.opponent_models} == {CAREFUL, LOOKAHEAD, DISTILLED}
+    assert EXPERT_V4.own_policy is DISTILLED and bot.own_policy is DISTILLED
+    assert {model for model, _ in bot.priors} == {CAREFUL, LOOKAHEAD, DISTILLED}
     assert sum(share for _, share in EXPERT_V4.opponent_models) == 1.0
 
 
@@ -69,7 +69,7 @@ def test_inference_weighs_every_model_of_the_bot():
     view = state.view_for(state.to_play)
     plays = opponent_plays(view)
     seat = (view.seat + 1) % 3
-    weights = model_weights(seat, state.hands[seat], plays[seat], 10, EXPERT_V4.opponent_models)
+    weights = model_weights(seat, state.hands[seat], plays[seat], 10, EXPERT_V4.priors)
     careful, lookahead, fitted = weights
     assert careful == 0.25  # the careful model explains every card it played
     assert careful >= lookahead and careful >= fitted * 0.5

@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .base import Budget
-from .policies import CAREFUL, DISTILLED, LOOKAHEAD
 from .search import SearchSettings
 
 # The first expert, frozen: the ladder's fixed reference and the bot of every game recorded
@@ -19,8 +18,8 @@ from .search import SearchSettings
 EXPERT_V1 = SearchSettings(
     name="expert-v1",
     budget=Budget(iterations=40, seconds=0.24),
-    opponent_models=((LOOKAHEAD, 1.0),),
-    own_model=LOOKAHEAD,
+    opponent_models=(("lookahead", 1.0),),
+    own_model="lookahead",
     inference=False,
 )
 
@@ -30,8 +29,8 @@ EXPERT_V1 = SearchSettings(
 EXPERT_V2 = SearchSettings(
     name="expert-v2",
     budget=Budget(iterations=100, seconds=0.5),
-    opponent_models=((CAREFUL, 0.5), (LOOKAHEAD, 0.5)),
-    own_model=CAREFUL,
+    opponent_models=(("careful", 0.5), ("lookahead", 0.5)),
+    own_model="careful",
     inference=True,
 )
 
@@ -44,8 +43,8 @@ EXPERT_V3 = replace(EXPERT_V2, name="expert-v3", race_value=True, exact_cards=3)
 EXPERT_V4 = replace(
     EXPERT_V3,
     name="expert-v4",
-    opponent_models=((CAREFUL, 0.25), (LOOKAHEAD, 0.25), (DISTILLED, 0.5)),
-    own_model=DISTILLED,
+    opponent_models=(("careful", 0.25), ("lookahead", 0.25), ("distilled", 0.5)),
+    own_model="distilled",
 )
 
 EXPERTS = (EXPERT_V1, EXPERT_V2, EXPERT_V3, EXPERT_V4)

@@ -39,6 +39,8 @@ class SearchBot(Bot):
         super().__init__(seed, budget or settings.budget)
         self.settings = settings
         self.name = settings.name
+        self.priors = settings.priors  # the opponent models, each with its prior share
+        self.own_policy = settings.own_policy
 
     def choose(self, view: SeatView, budget: Budget | None = None) -> int:
         hand = require_turn(view)
@@ -72,10 +74,10 @@ class SearchBot(Bot):
         totals = dict.fromkeys(hand, 0.0)
         rng = self.rng
         settings = self.settings
-        priors = settings.opponent_models
+        priors = self.priors
         shares = [share for _, share in priors]
         drawn = len(priors) > 1  # a single model is never drawn (no draw from the rng)
-        models = [settings.own_model] * 3
+        models = [self.own_policy] * 3
         plays = opponent_plays(view) if settings.inference else None
         hand_end = settings.hand_end
         for done in range(iterations):
@@ -107,7 +109,7 @@ class SearchBot(Bot):
         unseen, n_left, n_right = unseen_cards_and_sizes(view)
         hand = list(view.legal_cards)
         totals = dict.fromkeys(hand, 0.0)
-        priors = self.settings.opponent_models
+        priors = self.priors
         plays = opponent_plays(view) if self.settings.inference else None
         for chosen in combinations(unseen, n_left):
             left_cards = list(chosen)

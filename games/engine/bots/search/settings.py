@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..base import Budget
-from ..policies import PlayoutPolicy
+from ..policies import PLAYOUT_POLICIES, PlayoutPolicy
 from ..values import hand_value, race_value
 
 
@@ -14,8 +14,9 @@ class SearchSettings:
     """One configuration of the search (`bot.py`).
 
     ``budget``: the bot's own budget (deals searched per card, and the clock cap).
-    ``opponent_models``: the play-out policies an opponent may play like, each with its prior
-    share. ``own_model``: the policy that plays the bot's own later cards in a play-out.
+    ``opponent_models``: the play-out policies an opponent may play like, by their names in
+    ``PLAYOUT_POLICIES``, each with its prior share. ``own_model``: the policy that plays the
+    bot's own later cards in a play-out.
     ``inference``: weigh each deal, and draw each opponent's model, by how well the models
     explain the opponents' plays this hand (`inference.py`); without it every deal counts
     the same and models are drawn by their priors. ``race_value``: judge a hand nobody won
@@ -26,8 +27,8 @@ class SearchSettings:
 
     name: str
     budget: Budget
-    opponent_models: tuple[tuple[PlayoutPolicy, float], ...]
-    own_model: PlayoutPolicy
+    opponent_models: tuple[tuple[str, float], ...]
+    own_model: str
     inference: bool = True
     race_value: bool = False
     exact_cards: int = 0
@@ -39,6 +40,19 @@ class SearchSettings:
             raise ValueError(f"{self.name}: opponent models need positive prior shares.")
         if self.exact_cards < 0:
             raise ValueError(f"{self.name}: exact_cards cannot be negative.")
+        named = {model for model, _ in self.opponent_models} | {self.own_model}
+        if named - set(PLAYOUT_POLICIES):
+            known = ", ".join(PLAYOUT_POLICIES)
+            raise ValueError(f"{self.name}: unknown play-out policy in {named}: know {known}.")
+
+    @property
+    def priors(self) -> tuple[tuple[PlayoutPolicy, float], ...]:
+        """The opponent models as policies, each with its prior share."""
+        return tuple((PLAYOUT_POLICIES[name], share) for name, share in self.opponent_models)
+
+    @property
+    def own_policy(self) -> PlayoutPolicy:
+        return PLAYOUT_POLICIES[self.own_model]
 
     @property
     def hand_end(self):
