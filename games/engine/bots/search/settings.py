@@ -41,9 +41,10 @@ class SearchSettings:
         if self.exact_cards < 0:
             raise ValueError(f"{self.name}: exact_cards cannot be negative.")
         named = {model for model, _ in self.opponent_models} | {self.own_model}
-        if named - set(PLAYOUT_POLICIES):
+        unknown = ", ".join(sorted(named - set(PLAYOUT_POLICIES)))
+        if unknown:
             known = ", ".join(PLAYOUT_POLICIES)
-            raise ValueError(f"{self.name}: unknown play-out policy in {named}: know {known}.")
+            raise ValueError(f"{self.name}: unknown play-out policy {unknown} ({known} exist).")
 
     @property
     def priors(self) -> tuple[tuple[PlayoutPolicy, float], ...]:
