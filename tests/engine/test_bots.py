@@ -5,17 +5,19 @@ import random
 import pytest
 
 from games.engine import GameState, SeatView, parse_card
-from games.engine.bots import BOT_CLASSES, BOT_NAMES, Bot, make_bot
-from games.engine.simulation import play_game
+from games.engine.bots import BOT_CLASSES, BOT_NAMES, BOTS, SEARCH_BOTS, Bot, Budget, make_bot
+from lab.simulation import play_game
 from tests.engine.helpers import hand_made_view
+
+SMALL = Budget(iterations=12)  # a search bot's budget that never reads the clock
 
 
 @pytest.mark.parametrize("name", BOT_NAMES)
 def test_bots_always_return_a_legal_card(name):
     rng = random.Random(name)
-    for game in range(4 if BOT_CLASSES[name].searches else 20):  # search: fewer games
+    for game in range(4 if BOTS[name].searches else 20):  # search: fewer games
         state = GameState(rng.randint(1, 25), seed=f"legal-{game}")
-        bot = make_bot(name, seed=game)
+        bot = make_bot(name, seed=game, budget=SMALL)
         while state.winner is None:
             seat = state.to_play
             card = bot.choose(state.view_for(seat))
@@ -25,8 +27,8 @@ def test_bots_always_return_a_legal_card(name):
 
 @pytest.mark.parametrize("name", BOT_NAMES)
 def test_bots_with_the_same_seed_play_the_same_game(name):
-    first, _ = play_game((name,) * 3, deal_seed="d", bot_seed="b", target=10)
-    second, _ = play_game((name,) * 3, deal_seed="d", bot_seed="b", target=10)
+    first, _ = play_game((name,) * 3, deal_seed="d", bot_seed="b", target=10, budget=SMALL)
+    second, _ = play_game((name,) * 3, deal_seed="d", bot_seed="b", target=10, budget=SMALL)
     assert [h.tricks for h in first.hand_log] == [h.tricks for h in second.hand_log]
 
 
@@ -46,7 +48,7 @@ class SpyBot(Bot):
 
 @pytest.mark.parametrize("name", BOT_NAMES)
 def test_bots_are_handed_their_own_view_and_nothing_more(name, monkeypatch):
-    from games.engine import simulation
+    from lab import simulation
 
     spies = []
 
@@ -56,7 +58,7 @@ def test_bots_are_handed_their_own_view_and_nothing_more(name, monkeypatch):
         return spy
 
     monkeypatch.setattr(simulation, "make_bot", spy_factory)
-    simulation.play_game((name, name, name), deal_seed="spy", bot_seed="spy", target=10)
+    simulation.play_game((name,) * 3, deal_seed="spy", bot_seed="spy", target=10, budget=SMALL)
     assert spies
     for seat, spy in enumerate(spies):
         for view in spy.received:
@@ -70,6 +72,22 @@ def test_a_bot_refuses_to_play_out_of_turn():
     view.to_play = 0
     with pytest.raises(ValueError, match="not its turn"):
         make_bot("heuristic", 1).choose(view)
+
+
+def test_every_bot_is_made_by_name_from_one_registry():
+    assert BOT_NAMES == (
+        "random",
+        "careful",
+        "heuristic",
+        "expert-v1",
+        "expert-v2",
+        "expert-v3",
+        "expert-v4",
+    )
+    assert BOT_CLASSES is BOTS  # the name the site has always imported
+    for name in BOT_NAMES:
+        bot = make_bot(name, 1)
+        assert bot.name == name and bot.searches == BOTS[name].searches == (name in SEARCH_BOTS)
 
 
 def test_make_bot_rejects_unknown_levels():
@@ -105,7 +123,7 @@ def test_heuristic_keeps_coins_from_the_player_about_to_win():
 
 
 def test_heuristic_beats_random_bots_clearly():
-    from games.engine.simulation import simulate
+    from lab.simulation import simulate
 
     summary = simulate(
         games=90, seed="strength", bots=("heuristic", "random", "random"), rotate=True

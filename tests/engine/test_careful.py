@@ -5,9 +5,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engine import GameState, parse_card
-from games.engine.bots import CarefulBot, make_bot
-from games.engine.bots.careful import careful_card
-from games.engine.bots.playouts import CAREFUL, playout
+from games.engine.bots import make_bot
+from games.engine.bots.policies import CAREFUL, careful_card
+from games.engine.bots.search.playouts import playout
 
 from .helpers import hand_made_view
 
@@ -57,7 +57,7 @@ def test_leading_it_plays_its_cheapest_card_that_is_not_coins():
 
 def test_the_bot_reads_only_its_view():
     view = hand_made_view(["2O", "5E", "4B"], leader=2)
-    assert CarefulBot(1).choose(view) == parse_card("4B")
+    assert make_bot("careful", 1).choose(view) == parse_card("4B")
 
 
 @settings(max_examples=60, deadline=None)

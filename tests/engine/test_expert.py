@@ -1,23 +1,24 @@
-"""The expert bot: handed views only, legal, reproducible, and it sees a won game when it can."""
+"""The search bot as expert-v2 (and expert-v1): handed views only, legal, reproducible, and
+it sees a won game when it can."""
 
 import time
 
 from games.engine import GameState, SeatView, parse_card
-from games.engine.bots import BOT_CLASSES, Budget, ExpertBot, make_bot
-from games.engine.bots.expert import hand_value
-from games.engine.bots.expert_v1 import ExpertV1Bot, rollout
-from games.engine.bots.playouts import CAREFUL, LOOKAHEAD, playout
-from games.engine.simulation import play_game
+from games.engine.bots import BOTS, EXPERT_V1, EXPERT_V2, Budget, SearchBot, make_bot
+from games.engine.bots.policies import CAREFUL, LOOKAHEAD
+from games.engine.bots.search.playouts import playout
+from games.engine.bots.values import hand_value
+from lab.simulation import play_game
 from tests.engine.helpers import hand_made_view
 
 FAST = Budget(iterations=12)
 
 
-class SpyBot(ExpertBot):
-    """An expert bot that records every argument it is handed."""
+class SpyBot(SearchBot):
+    """An expert-v2 that records every argument it is handed."""
 
     def __init__(self, seed):
-        super().__init__(seed)
+        super().__init__(EXPERT_V2, seed)
         self.received = []
 
     def choose(self, view, budget=None):
@@ -28,14 +29,15 @@ class SpyBot(ExpertBot):
 def test_the_experts_are_registered_and_the_hard_level_is_the_newest():
     from games.engine.bots import HARD
 
-    assert BOT_CLASSES["expert-v2"] is ExpertBot
-    assert BOT_CLASSES["expert-v1"] is ExpertV1Bot
+    assert BOTS["expert-v2"].budget == EXPERT_V2.budget and BOTS["expert-v2"].searches
     assert HARD.bot == "expert-v4"
-    assert isinstance(make_bot("expert-v2", 1), ExpertBot)
+    for settings in (EXPERT_V1, EXPERT_V2):
+        bot = make_bot(settings.name, 1)
+        assert isinstance(bot, SearchBot) and bot.settings is settings
 
 
 def test_the_expert_is_handed_its_own_view_and_nothing_more(monkeypatch):
-    from games.engine import simulation
+    from lab import simulation
 
     spies = []
 
@@ -76,8 +78,8 @@ def test_the_expert_is_deterministic_for_a_seed_and_an_iteration_budget():
 def test_the_same_view_gets_the_same_evaluation():
     view = hand_made_view(["1O", "3C", "7E", "10B", "2O"], leader=2)
     budget = Budget(iterations=30)
-    one = ExpertBot(7).evaluate(view, budget.iterations)
-    two = ExpertBot(7).evaluate(view, budget.iterations)
+    one = SearchBot(EXPERT_V2, 7).evaluate(view, budget.iterations)
+    two = SearchBot(EXPERT_V2, 7).evaluate(view, budget.iterations)
     assert one == two
     assert set(one) == set(view.hand)
 
@@ -100,16 +102,14 @@ def test_the_expert_denies_the_game_to_an_opponent():
 
 def test_the_expert_plays_the_only_card_left_at_once():
     view = hand_made_view(["4C"], trick=["1O", "2O"])
-    assert ExpertBot(0).choose(view) == parse_card("4C")
+    assert make_bot("expert-v2", 0).choose(view) == parse_card("4C")
 
 
-def test_a_rollout_ends_when_someone_reaches_the_target():
+def test_a_playout_ends_when_someone_reaches_the_target():
     # Seat 2 closes 5O 7O with the 9O and reaches the target: a win for seat 2.
     def seat_two_closes():
         return [[], [], [parse_card("9O")]], [parse_card("5O"), parse_card("7O")]
 
-    assert rollout(*seat_two_closes(), 0, [0, 0, 7], 10, 2) == 1.0
-    assert rollout(*seat_two_closes(), 0, [0, 0, 7], 10, 0) == -1.0
     for models in ([CAREFUL] * 3, [LOOKAHEAD] * 3):
         assert playout(*seat_two_closes(), 0, [0, 0, 7], 10, 2, models, hand_value) == 1.0
         assert playout(*seat_two_closes(), 0, [0, 0, 7], 10, 0, models, hand_value) == -1.0
@@ -123,15 +123,15 @@ def test_the_default_budget_answers_quickly():
         state = GameState(10, seed=f"think-time-{deal}")
         view = state.view_for(state.to_play)
         started = time.perf_counter()
-        ExpertBot(deal).choose(view)
+        make_bot("expert-v2", deal).choose(view)
         times.append(time.perf_counter() - started)
-    assert sorted(times)[2] < ExpertBot.budget.seconds + 0.1  # the clock cap is a safety net
+    assert sorted(times)[2] < EXPERT_V2.budget.seconds + 0.1  # the clock cap is a safety net
 
 
 def test_inference_reads_each_opponents_plays_of_this_hand_with_what_they_saw():
     """Two careful beginners play against the expert; for the real deal the careful model
     explains every card they played, and the look-ahead model explains fewer or as many."""
-    from games.engine.bots.expert import model_likelihoods, opponent_plays
+    from games.engine.bots.search.inference import model_likelihoods, opponent_plays
 
     state = GameState(10, seed="inference")
     bots = {1: make_bot("careful", 1), 2: make_bot("careful", 2), 0: make_bot("random", 0)}
@@ -149,7 +149,8 @@ def test_inference_reads_each_opponents_plays_of_this_hand_with_what_they_saw():
                 played_by[seat].append(card)
     for seat in (1, 2):
         assert [play[0] for play in plays[seat]] == played_by[seat][::-1]  # latest first
-        careful, lookahead = model_likelihoods(seat, state.hands[seat], plays[seat], 10)
+        models = (CAREFUL, LOOKAHEAD)
+        careful, lookahead = model_likelihoods(seat, state.hands[seat], plays[seat], 10, models)
         assert careful == 1.0 and lookahead <= careful
     # A deal that gives seat 1 a cheaper plain card than one it led is less likely.
     led = next(t for t in view.tricks if t.leader == 1)
@@ -157,5 +158,5 @@ def test_inference_reads_each_opponents_plays_of_this_hand_with_what_they_saw():
     unseen_cheaper = [c for c in cheaper if c in view.unseen_cards()]
     if unseen_cheaper:
         hand = [*state.hands[1][:-1], unseen_cheaper[0]]
-        careful, _ = model_likelihoods(1, hand, plays[1], 10)
+        careful, _ = model_likelihoods(1, hand, plays[1], 10, (CAREFUL, LOOKAHEAD))
         assert careful < 1.0

@@ -4,36 +4,41 @@ generator writes; its exact endgame search agrees with a brute force written fro
 import random
 
 from games.engine import SeatView, parse_card
-from games.engine.bots import BOT_CLASSES, Budget, make_bot, race, race_table
-from games.engine.bots.endgame import card_values, race_chances, solve
-from games.engine.bots.expert_v3 import ExpertV3Bot, race_value
-from games.engine.bots.playouts import CAREFUL, LOOKAHEAD, playout
+from games.engine.bots import BOTS, EXPERT_V3, Budget, SearchBot, make_bot
+from games.engine.bots.data import race_table
+from games.engine.bots.policies import CAREFUL, LOOKAHEAD
+from games.engine.bots.search.endgame import card_values, solve
+from games.engine.bots.search.playouts import playout
+from games.engine.bots.values import race_chances, race_value
 from games.engine.cards import CARD_POINTS
-from games.engine.simulation import play_game
 from games.engine.tricks import trick_winner
+from lab import race_table as race
+from lab.simulation import play_game
 from tests.engine.helpers import bot_turns, hand_made_view
 
 FAST = Budget(iterations=12)
 
 
 def test_expert_v3_is_registered_with_its_own_budget():
-    assert BOT_CLASSES["expert-v3"] is ExpertV3Bot
-    assert isinstance(make_bot("expert-v3", 1), ExpertV3Bot)
-    assert ExpertV3Bot.budget.iterations and ExpertV3Bot.searches
+    bot = make_bot("expert-v3", 1)
+    assert isinstance(bot, SearchBot) and bot.settings is EXPERT_V3
+    assert BOTS["expert-v3"].budget == EXPERT_V3.budget and BOTS["expert-v3"].searches
+    assert EXPERT_V3.budget.iterations and EXPERT_V3.race_value and EXPERT_V3.exact_cards == 3
 
 
 def test_expert_v3_is_handed_its_own_view_and_nothing_more(monkeypatch):
-    from games.engine import simulation
+    from lab import simulation
 
     received = []
 
-    class Spy(ExpertV3Bot):
+    class Spy(SearchBot):
         def choose(self, view, budget=None):
             received.append(view)
             return super().choose(view, budget)
 
-    monkeypatch.setattr(simulation, "make_bot", lambda name, seed=None: Spy(seed))
-    simulation.play_game(("expert-v3",) * 3, deal_seed="spy3", bot_seed="spy3", target=8)
+    monkeypatch.setattr(simulation, "make_bot", lambda name, seed=None: Spy(EXPERT_V3, seed))
+    seating = ("expert-v3",) * 3
+    simulation.play_game(seating, deal_seed="spy3", bot_seed="spy3", target=8, budget=FAST)
     assert received
     for view in received:
         assert type(view) is SeatView and view.to_play == view.seat

@@ -8,24 +8,26 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.engine import GameState, SeatView
-from games.engine.bots import BOT_CLASSES, Budget, distilled, distilled_weights, make_bot
-from games.engine.bots.expert import draw_model, model_weights, opponent_plays
-from games.engine.bots.expert_v3 import race_value
-from games.engine.bots.expert_v4 import ExpertV4Bot
-from games.engine.bots.playouts import CAREFUL, DISTILLED, LOOKAHEAD, model_card, playout
-from games.engine.distill import Choice, features, fit_position
-from games.engine.simulation import play_game
+from games.engine.bots import BOTS, EXPERT_V4, Budget, SearchBot, make_bot
+from games.engine.bots.data import distilled_weights
+from games.engine.bots.policies import CAREFUL, DISTILLED, LOOKAHEAD, distilled
+from games.engine.bots.search.inference import draw_model, model_weights, opponent_plays
+from games.engine.bots.search.playouts import playout
+from games.engine.bots.values import race_value
+from lab.distill import Choice, features, fit_position
+from lab.simulation import play_game
 from tests.engine.helpers import bot_turns
 
 FAST = Budget(iterations=12)
 
 
 def test_expert_v4_is_registered_and_plays_its_opponents_and_itself_by_the_distilled_policy():
-    assert BOT_CLASSES["expert-v4"] is ExpertV4Bot
-    assert ExpertV4Bot.budget.iterations and ExpertV4Bot.searches
-    assert ExpertV4Bot.own_model == DISTILLED
-    assert {model for model, _ in ExpertV4Bot.opponent_models} == {CAREFUL, LOOKAHEAD, DISTILLED}
-    assert sum(share for _, share in ExpertV4Bot.opponent_models) == 1.0
+    bot = make_bot("expert-v4", 1)
+    assert isinstance(bot, SearchBot) and bot.settings is EXPERT_V4
+    assert BOTS["expert-v4"].budget == EXPERT_V4.budget and BOTS["expert-v4"].searches
+    assert EXPERT_V4.own_policy is DISTILLED and bot.own_policy is DISTILLED
+    assert {model for model, _ in bot.priors} == {CAREFUL, LOOKAHEAD, DISTILLED}
+    assert sum(share for _, share in EXPERT_V4.opponent_models) == 1.0
 
 
 def test_expert_v4_is_handed_its_own_view_and_always_returns_a_legal_card():
@@ -67,7 +69,7 @@ def test_inference_weighs_every_model_of_the_bot():
     view = state.view_for(state.to_play)
     plays = opponent_plays(view)
     seat = (view.seat + 1) % 3
-    weights = model_weights(seat, state.hands[seat], plays[seat], 10, ExpertV4Bot.opponent_models)
+    weights = model_weights(seat, state.hands[seat], plays[seat], 10, EXPERT_V4.priors)
     careful, lookahead, fitted = weights
     assert careful == 0.25  # the careful model explains every card it played
     assert careful >= lookahead and careful >= fitted * 0.5
@@ -93,7 +95,7 @@ def test_the_distilled_policy_returns_a_card_of_the_hand(data):
     n = data.draw(st.integers(0, 2))
     trick, hand = cards[:n], cards[n : n + data.draw(st.integers(1, 16))]
     scores = data.draw(st.lists(st.integers(0, 14), min_size=3, max_size=3))
-    assert model_card(DISTILLED, list(hand), tuple(trick), 0, n, scores, 15) in hand
+    assert DISTILLED.card(list(hand), tuple(trick), 0, n, scores, 15) in hand
 
 
 def test_the_committed_weights_fit_the_features_the_tables_are_built_from():
@@ -117,7 +119,7 @@ def test_the_fit_recovers_a_policy_it_is_shown():
             deck = list(range(48))
             rng.shuffle(deck)
             trick, hand = tuple(deck[:position]), tuple(sorted(deck[position : position + 8]))
-            card = model_card(CAREFUL, list(hand), trick, 0, position, [0, 0, 0], 10)
+            card = CAREFUL.card(list(hand), trick, 0, position, [0, 0, 0], 10)
             choices.append(Choice(hand, trick, 0, position, (0, 0, 0), 10, card))
         assert len(features(choices[0], choices[0].hand[0])) == {0: 52, 1: 70, 2: 62}[position]
         _, hits = fit_position(choices)

@@ -6,7 +6,7 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from games.engine.ladder import (
+from lab.ladder import (
     Job,
     Outcome,
     match_jobs,

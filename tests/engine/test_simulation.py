@@ -6,7 +6,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from games.engine import state_from_record
-from games.engine.simulation import seatings, simulate, wilson_interval
+from lab.simulation import seatings, simulate, wilson_interval
 
 
 def _run(*args, capsys):

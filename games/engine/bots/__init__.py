@@ -1,60 +1,41 @@
-"""Computer players, by level name."""
+"""Computer players, by name: a library of ideas (see docs/bots.md, "How the bots are built").
+
+``policies/`` (ways to choose a card without searching), ``search/`` (the one search bot and
+its settings), ``values/`` (what a hand's end is worth), ``data/`` (generated tables);
+``experts.py`` configures the search bots, ``levels.py`` maps easy/medium/hard to bots.
+"""
 
 from .base import Bot, Budget
-from .careful import CarefulBot
-from .expert import ExpertBot
-from .expert_v1 import ExpertV1Bot
-from .expert_v3 import ExpertV3Bot
-from .expert_v4 import ExpertV4Bot
-from .heuristic import HeuristicBot
+from .experts import EXPERT_V1, EXPERT_V2, EXPERT_V3, EXPERT_V4, EXPERTS
 from .levels import EASY, HARD, LEVEL_OF_BOT, LEVELS, MEDIUM, Level
-from .random_bot import RandomBot
+from .policies import PolicyBot
+from .registry import BOT_NAMES, BOTS, SEARCH_BOTS, BotSpec, make_bot
+from .search import SearchBot, SearchSettings
 
-BOT_CLASSES: dict[str, type[Bot]] = {
-    cls.name: cls
-    for cls in (
-        RandomBot,
-        CarefulBot,
-        HeuristicBot,
-        ExpertV1Bot,
-        ExpertBot,
-        ExpertV3Bot,
-        ExpertV4Bot,
-    )
-}
-BOT_NAMES = tuple(BOT_CLASSES)
-SEARCH_BOTS = frozenset(name for name, cls in BOT_CLASSES.items() if cls.searches)
+BOT_CLASSES = BOTS  # the former name: each entry has the ``budget`` and ``searches`` it had
 assert {level.bot for level in LEVELS} <= set(BOT_NAMES)
 
-
-def make_bot(name: str, seed: int | str | None = None) -> Bot:
-    """Return a new bot of level ``name``; raise ValueError for an unknown level."""
-    try:
-        cls = BOT_CLASSES[name]
-    except KeyError:
-        known = ", ".join(BOT_NAMES)
-        raise ValueError(f"Unknown bot {name!r}: choose one of {known}.") from None
-    return cls(seed)
-
-
 __all__ = [
+    "BOTS",
     "BOT_CLASSES",
     "BOT_NAMES",
     "EASY",
+    "EXPERTS",
+    "EXPERT_V1",
+    "EXPERT_V2",
+    "EXPERT_V3",
+    "EXPERT_V4",
     "HARD",
     "LEVELS",
     "LEVEL_OF_BOT",
     "MEDIUM",
     "SEARCH_BOTS",
     "Bot",
+    "BotSpec",
     "Budget",
-    "CarefulBot",
-    "ExpertBot",
-    "ExpertV1Bot",
-    "ExpertV3Bot",
-    "ExpertV4Bot",
-    "HeuristicBot",
     "Level",
-    "RandomBot",
+    "PolicyBot",
+    "SearchBot",
+    "SearchSettings",
     "make_bot",
 ]

@@ -1,13 +1,12 @@
-"""Write ``games/engine/bots/distilled_weights.py`` again: the distilled play-out policy fitted
-to the search bots' choices in seeded games (see `games/engine/distill.py`)."""
+"""Write ``games/engine/bots/data/distilled_weights.py`` again: the distilled play-out policy
+fitted to the search bots' choices in seeded games (see `lab/distill.py`)."""
 
 import time
 from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
-from games.engine import distill
-from games.engine.bots import distilled
+from lab import distill
 
 
 class Command(BaseCommand):
@@ -17,8 +16,7 @@ class Command(BaseCommand):
         parser.add_argument("--games", type=int, default=distill.GAMES)
         parser.add_argument("--seed", default=distill.SEED)
         parser.add_argument("--processes", type=int, help="worker processes (default: cores)")
-        out = Path(distilled.__file__).with_name("distilled_weights.py")
-        parser.add_argument("--out", default=str(out))
+        parser.add_argument("--out", default=str(distill.WEIGHTS_PATH))
 
     def handle(self, *args, games, seed, processes, out, **options):
         started = time.perf_counter()

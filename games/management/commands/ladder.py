@@ -9,8 +9,8 @@ from django.core.management.base import BaseCommand, CommandError
 
 from games.engine import new_seed
 from games.engine.bots import BOT_NAMES, LEVEL_OF_BOT
-from games.engine.ladder import Ladder, match_jobs, play_jobs, run_ladder
-from games.engine.simulation import wilson_interval
+from lab.ladder import Ladder, match_jobs, play_jobs, run_ladder
+from lab.simulation import wilson_interval
 
 DEFAULT_POOL = "random,careful,heuristic,expert-v1,expert-v3,expert-v4"
 

@@ -1,12 +1,12 @@
-"""Write ``games/engine/bots/race_table.py`` again from its seed: the chances of winning the
-race to the target from the end of a hand (see `games/engine/bots/race.py`)."""
+"""Write ``games/engine/bots/data/race_table.py`` again from its seed: the chances of winning
+the race to the target from the end of a hand (see `lab/race_table.py`)."""
 
 import time
 from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
-from games.engine.bots import race
+from lab import race_table as race
 
 
 class Command(BaseCommand):
@@ -16,7 +16,7 @@ class Command(BaseCommand):
         parser.add_argument("--hands", type=int, default=race.HANDS)
         parser.add_argument("--seed", default=race.SEED)
         parser.add_argument("--max-distance", type=int, default=race.MAX_DISTANCE)
-        parser.add_argument("--out", default=str(Path(race.__file__).with_name("race_table.py")))
+        parser.add_argument("--out", default=str(race.TABLE_PATH))
 
     def handle(self, *args, hands, seed, max_distance, out, **options):
         started = time.perf_counter()

@@ -11,7 +11,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from games.engine import bot_players, new_seed, record_json, record_of
 from games.engine.bots import BOT_NAMES
-from games.engine.simulation import PlayedGame, Summary, seatings, simulate
+from lab.simulation import PlayedGame, Summary, seatings, simulate
 
 
 class Command(BaseCommand):

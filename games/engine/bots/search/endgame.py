@@ -3,32 +3,15 @@
 Max-n: each player plays the card that maximises its own chance of winning the game, knowing
 every hand. A trick that brings a player to the target ends the game (chance 1 for them, 0
 for the others); a hand that ends with nobody at the target is judged by the race to the
-target (`race.py`), from the scores and who leads the next hand. Cards are ints, hands plain
-lists; a hand of n cards has (n!)^3 ways to be played out, so this is for the last few.
+target (`values/race.py`), from the scores and who leads the next hand. Cards are ints,
+hands plain lists; a hand of n cards has (n!)^3 ways to be played out, so this is for the
+last few.
 """
 
 from __future__ import annotations
 
-from ..tricks import TRICK_POINTS, TRICK_WINNER
-from .lookahead import hand_value
-from .race_table import CHANCES, MAX_DISTANCE
-
-
-def race_chances(scores, leader: int, target: int) -> tuple[float, float, float]:
-    """Each seat's chance to win the game from the end of a hand with ``scores`` (nobody at
-    the target) and ``leader`` to lead the next one."""
-    a = target - scores[leader]
-    b = target - scores[(leader + 1) % 3]
-    c = target - scores[(leader + 2) % 3]
-    if a > MAX_DISTANCE or b > MAX_DISTANCE or c > MAX_DISTANCE:
-        return tuple((hand_value(scores, seat) + 1) / 2 for seat in range(3))
-    d = MAX_DISTANCE
-    i = 3 * (((a - 1) * d + b - 1) * d + c - 1)
-    chances = [0.0, 0.0, 0.0]
-    for k in range(3):
-        chances[(leader + k) % 3] = CHANCES[i + k]
-    return tuple(chances)
-
+from ...tricks import TRICK_POINTS, TRICK_WINNER
+from ..values.race import race_chances
 
 WON = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
 

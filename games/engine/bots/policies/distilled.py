@@ -5,21 +5,22 @@ the look-ahead policy names 11% of its leads and 33% of its last cards, the care
 28% and 25%. A search bot's play-outs and its inference are only as good as those models.
 This policy scores each card by a linear function of what a player sees when it plays
 (the card, and the cards already in the trick), fitted as a conditional logit to the choices
-the search bots made in real games (`distill.py`, ``manage.py distill``): it names 29% of
+the search bots made in real games (`lab/distill.py`, ``manage.py distill``): it names 29% of
 their leads, 30% of their second cards and 44% of their last cards, and greedily played it
 beats two look-ahead players 65% of the time.
 
 It costs what the look-ahead policy costs: the scores are tables, one per trick position,
-built at import from the fitted weights (`distilled_weights.py`), and a play-out takes the
+built at import from the fitted weights (`data/distilled_weights.py`), and a play-out takes the
 best-scored card of the hand. Last to play near the target, a trick that ends the game adds
 its own fitted weight.
 """
 
 from __future__ import annotations
 
-from ..tricks import TRICK_POINTS, TRICK_WINNER
-from .distilled_weights import LEAD, REACH, SECOND, THIRD
+from ...tricks import TRICK_POINTS, TRICK_WINNER
+from ..data.distilled_weights import LEAD, REACH, SECOND, THIRD
 from .lookahead import LEAD_VALUE, SECOND_VALUE, THIRD_VALUE
+from .policy import PlayoutPolicy
 
 SAME, BEATS, BEATEN, APART = range(4)  # how a card's suit stands to the lead's suit
 
@@ -135,6 +136,14 @@ def reach_features(first, second, card, leader, me, scores, target) -> list[floa
     return [1.0 if reaches and winner == me else 0.0, 1.0 if reaches and winner != me else 0.0]
 
 
+def distilled_lead(hand) -> int:
+    return max(hand, key=LEAD_SCORE.__getitem__)
+
+
+def distilled_second(hand, a: int) -> int:
+    return max(hand, key=SECOND_SCORE[a].__getitem__)
+
+
 def distilled_last(hand, base, leader, me, scores, target) -> int:
     """The policy last to play (``base`` is ``(a * 48 + b) * 48``): the best-scored card,
     a trick that ends the game counted once a player may reach the target."""
@@ -153,3 +162,6 @@ def distilled_last(hand, base, leader, me, scores, target) -> int:
         if worth > best:
             card, best = c, worth
     return card
+
+
+DISTILLED = PlayoutPolicy("distilled", distilled_lead, distilled_second, distilled_last)

@@ -1,24 +1,20 @@
-"""The look-ahead policy: expert-v1's play-out policy, and one of the opponent models of
-expert-v2's play-outs (`playouts.py`). A card is judged by the average trick it makes against
-every answer from the rest of the deck (tables computed once at import), less what keeping
-it is worth; last to play, the trick is known, and one that ends the game counts for far
-more than its points. ``hand_value`` judges a hand that ended with nobody at the target.
+"""The look-ahead policy: expert-v1's play-out policy, and an opponent model of the later
+experts' play-outs (`search/playouts.py`). A card is judged by the average trick it makes
+against every answer from the rest of the deck (tables computed once at import), less what
+keeping it is worth; last to play, the trick is known, and one that ends the game counts for
+far more than its points.
 """
 
 from __future__ import annotations
 
-import math
-
-from ..cards import CARD_POINTS
-from ..tricks import TRICK_POINTS, TRICK_WINNER
+from ...cards import CARD_POINTS
+from ...tricks import TRICK_POINTS, TRICK_WINNER
+from .policy import PlayoutPolicy
 
 COIN_KEEP_VALUE = 0.45  # a Coins card in hand is a point we may still win with it
 STRENGTH_KEEP_VALUE = 0.12  # an Ace is worth keeping a little more than a 2
 OPPONENT_POINT_COST = 0.5  # a point to one opponent is shared harm: half a point of ours
 GAME_DECIDING = 100.0  # in the rollout policy, a trick that ends the game outweighs all
-
-LEAD_SCALE = 4.0  # hand worth: tanh of the points ahead of the leading opponent / 4
-MEAN_SCALE = 6.0
 
 KEEP = tuple(
     COIN_KEEP_VALUE * CARD_POINTS[c] + STRENGTH_KEEP_VALUE * (c % 12) / 11 for c in range(48)
@@ -79,15 +75,12 @@ def _build_policy_tables():
 LEAD_VALUE, SECOND_VALUE, THIRD_VALUE = _build_policy_tables()
 
 
-def hand_value(scores, me: int, leader: int = 0, target: int = 0) -> float:
-    """Worth of a hand that ended with ``scores`` and nobody at the target, in (-1, 1), by
-    the lead alone (who leads next and the target are a play-out's other end values'
-    business: see ``race_value``)."""
-    a, b = scores[(me + 1) % 3], scores[(me + 2) % 3]
-    mine = scores[me]
-    ahead = math.tanh((mine - max(a, b)) / LEAD_SCALE)
-    mean = math.tanh((2 * mine - a - b) / (2 * MEAN_SCALE))
-    return 0.6 * ahead + 0.3 * mean
+def lookahead_lead(hand) -> int:
+    return max(hand, key=LEAD_VALUE.__getitem__)
+
+
+def lookahead_second(hand, a: int) -> int:
+    return max(hand, key=SECOND_VALUE[a].__getitem__)
 
 
 def lookahead_last(hand, base, leader, me, scores, target) -> int:
@@ -113,3 +106,6 @@ def lookahead_last(hand, base, leader, me, scores, target) -> int:
         if worth > best:
             card, best = c, worth
     return card
+
+
+LOOKAHEAD = PlayoutPolicy("lookahead", lookahead_lead, lookahead_second, lookahead_last)

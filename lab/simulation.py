@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from itertools import permutations
 
-from .bots import Budget, make_bot
-from .state import GameState
+from games.engine.bots import Budget, make_bot
+from games.engine.state import GameState
 
 
 def seatings(bots: tuple[str, ...], rotate: bool) -> list[tuple[str, ...]]:

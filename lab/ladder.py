@@ -20,7 +20,8 @@ from itertools import combinations
 
 from openskill.models import PlackettLuce
 
-from .ranking import ranks_of
+from games.engine.ranking import ranks_of
+
 from .simulation import play_game, seatings, wilson_interval
 
 
