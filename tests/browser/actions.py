@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 
 PLAYABLE = "#hand.can-play button[data-card]:not([disabled])"
@@ -43,18 +44,34 @@ def play_a_card(page) -> str:
     return card
 
 
-def play_to_the_end(pages: list, seconds: float = 240) -> list[int]:
-    """Each person clicks a card whenever it is their turn, until every page shows the
-    result. Return how many cards each of them played."""
-    deadline, clicks = time.monotonic() + seconds, [0] * len(pages)
-    while not all(page.locator("#game-result").count() for page in pages):
+def play_to_the_end(people: dict, seconds: float = 240) -> list[int]:
+    """Each person (username: page) clicks a card whenever it is their turn, until every page
+    shows the result. Whose turn it is comes from the game's row, so the test waits on that
+    person's page alone (no polling of every page). Return how many cards each played."""
+    from games.models import Game, Seat
+
+    pages = list(people.values())
+    game_id = int(re.search(r"/games/(\d+)/", pages[0].url)[1])
+    seats = dict(
+        Seat.objects.filter(game_id=game_id, user__isnull=False).values_list(
+            "number", "user__username"
+        )
+    )
+    deadline, clicks = time.monotonic() + seconds, dict.fromkeys(people, 0)
+    while True:
         assert time.monotonic() < deadline, "the game did not finish"
-        moved = False
-        for number, page in enumerate(pages):
-            if not page.locator("#game-result").count() and page.locator(PLAYABLE).count():
-                play_a_card(page)
-                clicks[number] += 1
-                moved = True
-        if not moved:
-            pages[0].wait_for_timeout(30)
-    return clicks
+        game = Game.objects.get(pk=game_id)
+        if not game.is_running:
+            break
+        person = seats.get(game.to_play)
+        if person in people:
+            people[person].wait_for_selector(PLAYABLE)
+            play_a_card(people[person])
+            clicks[person] += 1
+        else:  # a bot's turn: wait for its card
+            while Game.objects.filter(pk=game_id, moves=game.moves, status=game.status).exists():
+                assert time.monotonic() < deadline, "the game did not finish"
+                time.sleep(0.02)
+    for page in pages:
+        page.wait_for_selector("#game-result")
+    return list(clicks.values())

@@ -18,14 +18,16 @@ CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 
 
 @pytest.fixture(scope="session")
-def django_db_modify_db_settings():
-    """A forked server cannot share an in-memory SQLite database: use a file."""
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
+    """A forked server cannot share an in-memory SQLite database: use a file (one per
+    pytest-xdist worker, as PostgreSQL's test databases are)."""
     from django.conf import settings
 
     database = settings.DATABASES["default"]
     if database["ENGINE"] == "django.db.backends.sqlite3":
         ARTIFACTS.mkdir(exist_ok=True)
-        database.setdefault("TEST", {})["NAME"] = str(ARTIFACTS / "browser-tests.sqlite3")
+        worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+        database.setdefault("TEST", {})["NAME"] = str(ARTIFACTS / f"browser-{worker}.sqlite3")
 
 
 def close_connections() -> None:
@@ -41,12 +43,15 @@ def start_server() -> DaphneProcess:
     """A Daphne in a child process, running the site and its table runner as in production."""
     from django.conf import settings
 
-    settings.COINS_TABLE_RUNNER = True  # in the child; the test process serves nothing
     close_connections()
-    # No setup: the child inherits settings that already name the test database (Channels'
-    # ``set_database_connection`` would prefix "test_" a second time).
-    server = DaphneProcess("127.0.0.1", partial(make_application, static_wrapper=None))
-    server.start()
+    runner, settings.COINS_TABLE_RUNNER = settings.COINS_TABLE_RUNNER, True  # in the child
+    try:
+        # No setup: the child inherits settings that already name the test database
+        # (Channels' ``set_database_connection`` would prefix "test_" a second time).
+        server = DaphneProcess("127.0.0.1", partial(make_application, static_wrapper=None))
+        server.start()
+    finally:
+        settings.COINS_TABLE_RUNNER = runner  # the test process serves nothing
     if not server.ready.wait(timeout=30):
         server.terminate()
         raise RuntimeError("The test server did not start.")
@@ -64,33 +69,55 @@ def url_of(server: DaphneProcess) -> str:
     return f"http://127.0.0.1:{server.port.value}"
 
 
-@pytest.fixture
-def live_server_url(transactional_db, settings):
+def fast_tables(settings) -> None:
+    """Bots answer at once and a finished trick is cleared at once (the site waits 0.8 s and
+    1.5 s): a test follows the cards, not the pauses. Set before a server forks, it holds
+    there; set here too, it holds for the tables a test sets up itself."""
     settings.COINS_BOT_PAUSE = 0.05
-    settings.COINS_TRICK_PAUSE = 0.3  # the site waits 1.5 s; tests follow a trick faster
-    server = start_server()
-    yield url_of(server)
-    stop([server])
+    settings.COINS_TRICK_PAUSE = 0
+
+
+@pytest.fixture(scope="module")
+def module_servers(django_db_setup):
+    """The Daphnes a test module shares (started on first use, stopped after its last test):
+    each test still gets an empty database, and the servers keep nothing of a table in
+    memory that a later test could meet (game ids are never reused)."""
+    from django.conf import settings
+
+    saved = settings.COINS_BOT_PAUSE, settings.COINS_TRICK_PAUSE
+    fast_tables(settings)
+    servers: list[DaphneProcess] = []
+
+    def urls(count: int) -> list[str]:
+        while len(servers) < count:
+            servers.append(start_server())
+        return [url_of(server) for server in servers[:count]]
+
+    yield urls
+    stop(servers)
+    settings.COINS_BOT_PAUSE, settings.COINS_TRICK_PAUSE = saved
 
 
 @pytest.fixture
-def two_server_urls(transactional_db, settings):
+def live_server_url(transactional_db, module_servers):
+    return module_servers(1)[0]
+
+
+@pytest.fixture
+def two_server_urls(transactional_db, module_servers, settings):
     """Two Daphne processes sharing the database and the Redis channel layer, as in
     production: people on different processes must see each other's moves. Without Redis
     (the in-memory layer is per process) both URLs are one server's."""
-    settings.COINS_BOT_PAUSE = 0.05
-    settings.COINS_TRICK_PAUSE = 0.3  # the site waits 1.5 s; tests follow a trick faster
-    redis = "Redis" in settings.CHANNEL_LAYERS["default"]["BACKEND"]
-    servers = [start_server() for _ in range(2 if redis else 1)]
-    urls = [url_of(server) for server in servers]
-    yield urls if redis else urls * 2
-    stop(servers)
+    if "Redis" in settings.CHANNEL_LAYERS["default"]["BACKEND"]:
+        return module_servers(2)
+    return module_servers(1) * 2
 
 
 @pytest.fixture
 def live_servers(transactional_db, settings):
-    """Start Daphnes on demand (``start()``), each with its table runner; all are stopped
-    (or were killed) when the test ends."""
+    """Start Daphnes of this test's own on demand (``start()``), each with its table runner,
+    for the tests that kill them; all are stopped (or were killed) when the test ends."""
+    fast_tables(settings)
     servers: list[DaphneProcess] = []
 
     def start() -> DaphneProcess:

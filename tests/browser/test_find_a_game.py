@@ -1,5 +1,7 @@
-"""Two people press "Find a game" with the same options within seconds, in two browsers
-(on two Daphnes with Redis), sit at one table and play it to the end by clicking."""
+"""Three people press "Find a game" with the same options within seconds, in three browsers
+(on two Daphnes with Redis), sit at one table and play it to the end by clicking. (Bots
+taking the free seats after the chosen wait: tests/games/test_matchmaking.py, on a clock
+the test moves.)"""
 
 import re
 
@@ -19,24 +21,27 @@ def find_a_game(page, base: str, target: str) -> None:
     page.wait_for_url(re.compile(r"/games/\d+/$"))
 
 
-def test_two_people_finding_a_game_sit_together_and_play_it_out(two_server_urls, new_page):
-    ida, jon = new_page(), new_page()
-    ida_base, jon_base = two_server_urls
-    sign_up(ida, ida_base, "ida")
-    sign_up(jon, jon_base, "jon")
+def test_three_people_finding_a_game_sit_together_and_play_it_out(two_server_urls, new_page):
+    ida, jon, kim = new_page(), new_page(), new_page()
+    one, other = two_server_urls
+    sign_up(ida, one, "ida")
+    sign_up(jon, other, "jon")
+    sign_up(kim, one, "kim")
 
-    find_a_game(ida, ida_base, "10")
+    find_a_game(ida, one, "10")
     ida.wait_for_selector("[data-queue-wait]")
     assert ida.locator("[data-action=leave]").inner_text() == "Stop searching"
-    find_a_game(jon, jon_base, "10")
+    find_a_game(jon, other, "10")
     table = re.search(r"/games/\d+/", ida.url)[0]
     assert jon.url.endswith(table)  # seated together at once
     ida.wait_for_selector("#board [data-seat='1']:has-text('jon')")  # ida sees jon arrive
 
-    # Nobody else comes: after the 30 s wait a bot takes the third seat and the game starts.
-    for page in (ida, jon):
-        page.wait_for_selector("#board[data-status='in_progress'] #hand", timeout=60_000)
-    clicks = play_to_the_end([ida, jon])
+    find_a_game(kim, one, "10")  # the third person fills the table: the game starts
+    assert kim.url.endswith(table)
+    for page in (ida, jon, kim):
+        page.wait_for_selector("#board[data-status='in_progress'] #hand")
+    assert "(bot)" not in ida.locator("#board").inner_text()
+    clicks = play_to_the_end({"ida": ida, "jon": jon, "kim": kim})
     assert min(clicks) >= 2
-    for page in (ida, jon):
+    for page in (ida, jon, kim):
         assert page.locator("#game-result").count() == 1

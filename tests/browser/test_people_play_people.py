@@ -73,7 +73,7 @@ def test_two_people_join_one_table_and_play_it_to_the_end(two_server_urls, new_p
     glow = "() => getComputedStyle(document.querySelector('.seat.is-turn')).animationName"
     assert ben.evaluate(glow) == "none" and ann.evaluate(glow) != "none"
 
-    clicks = play_to_the_end([ann, ben])
+    clicks = play_to_the_end({"ann": ann, "ben": ben})
     assert min(clicks) >= 2  # 5 points take two tricks at least
     for page, other in ((ann, "ben"), (ben, "ann")):
         result = page.locator("#game-result").inner_text()

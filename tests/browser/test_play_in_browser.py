@@ -93,6 +93,7 @@ def test_a_page_that_missed_an_update_catches_up_by_itself(
 
     sent = []
     page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(payload)))
+    page.clock.install()  # the page's clock runs as usual, until the test moves it on
     sign_up(page, live_server_url, "xena")
     page.goto(f"{live_server_url}/")
     page.click('[data-action="quick-play"]')
@@ -109,6 +110,7 @@ def test_a_page_that_missed_an_update_catches_up_by_itself(
     monkeypatch.setattr(lifecycle, "notify_table", lambda *args, **kwargs: None)
     flow.play_card(game_id=game_id, user=user, card=card)
 
+    page.clock.fast_forward(9_000)  # a silence long enough for the page to ask (8 s)
     page.wait_for_function(
         f"() => Number(document.querySelector('#board').dataset.moves) > {moves}"
     )

@@ -58,12 +58,13 @@ def hand_made_view(hand, trick=(), played=(), scores=(0, 0, 0), target=10, seat=
 
 
 def bot_turns(name: str, games: int, budget):
-    """Play ``games`` whole games of three ``name`` bots (long targets: whole hands); yield
-    each turn's bot and view, then check that the card it chose is legal and play it."""
+    """Play ``games`` whole games of three ``name`` bots (targets past 12 points: at least
+    one whole hand and a new deal); yield each turn's bot and view, then check that the card
+    it chose is legal and play it."""
     from games.engine.bots import make_bot
 
     for game in range(games):
-        state = GameState(30 + game, seed=f"{name}-legal-{game}")
+        state = GameState(13 + game, seed=f"{name}-legal-{game}")
         bots = [make_bot(name, f"{game}/{seat}") for seat in range(3)]
         while state.winner is None:
             seat = state.to_play

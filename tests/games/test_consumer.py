@@ -4,6 +4,7 @@ import asyncio
 import json
 import os
 import re
+from datetime import timedelta
 
 import pytest
 from channels.db import database_sync_to_async
@@ -447,7 +448,7 @@ async def test_a_reconnecting_socket_gets_the_current_board(alice):
 async def test_search_bots_think_in_another_process(alice, monkeypatch, tmp_path):
     """Bots marked as searching are asked in the worker pool by the runner, never in the
     server's threads or on a socket: the workers log each card with their process id."""
-    from games.table import flow, thinking
+    from games.table import flow, lifecycle, thinking
 
     def fresh_pool():  # workers read the environment when they start
         thinking.shutdown_pools()
@@ -455,6 +456,9 @@ async def test_search_bots_think_in_another_process(alice, monkeypatch, tmp_path
     log = tmp_path / "thinking.log"
     monkeypatch.setenv("COINS_THINK_LOG", str(log))
     monkeypatch.setattr(flow, "SEARCH_BOTS", frozenset({"heuristic"}))
+    # Nothing dies here: a turn's lease must not run out while a loaded machine starts the
+    # workers, or the turn would rightly be thought twice (what the lease is for).
+    monkeypatch.setattr(lifecycle, "SEARCH_LEASE", timedelta(minutes=5))
     fresh_pool()
     try:
         game = await db(services.game_create)(
@@ -543,7 +547,6 @@ async def test_each_seat_shows_live_whether_its_person_is_connected(alice, bob, 
     """Presence crosses sockets: a seat turns connected when its person's socket opens and
     disconnected when it closes; watchers are counted; a row left by a killed process
     (no longer refreshed) stops counting."""
-    from datetime import timedelta
 
     from django.utils import timezone
 

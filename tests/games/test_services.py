@@ -309,7 +309,7 @@ def test_bots_that_follow_a_move_answer_in_its_transaction_and_rows_match_the_en
     finished trick, plays, scores, a new deal, game)."""
     from games.table.loading import _rebuild, seats_of
 
-    game = services.game_quick_play(user=alice, target=30)  # long enough for new deals
+    game = services.game_quick_play(user=alice, target=13)  # a hand hands out 12: new deals
     serve_due(game.pk)
     worst, hands_seen = 0, set()
     while True:

@@ -14,12 +14,15 @@ from hypothesis import strategies as st
 
 from games.engine import CARD_CODES
 from games.models import Game
+from games.realtime.consumers import TableConsumer
 from games.table import seats as services
 from games.table.loading import game_load
 
 from .test_consumer import Client
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+HANDLED = "<!-- the frame was handled -->"  # sent by the test's consumer after each frame
 
 db = database_sync_to_async
 codes = st.sampled_from(CARD_CODES) | st.text(max_size=6)
@@ -66,15 +69,29 @@ async def send_and_check(client: Client, game_id: int, frame) -> None:
     hand, my_turn, before = await db(hand_and_turn)(game_id)
     kind = "bytes" if isinstance(frame, bytes) else "text"  # empty frames too
     await client.communicator.send_input({"type": "websocket.receive", kind: frame})
-    # Every answer to this frame, until the socket is quiet (a timed-out receive_output
-    # would cancel the application, so quiet is asked first).
-    while not await client.communicator.receive_nothing(timeout=0.1):
-        output = await client.communicator.receive_output()
+    # Every answer to this frame, until the consumer says it has handled it (no quiet time
+    # guessed: the socket handles its frames one after another).
+    while True:
+        output = await client.communicator.receive_output(timeout=10)
         assert output["type"] == "websocket.send", output  # never closed
+        if output.get("text") == HANDLED:
+            break
     _, _, after = await db(hand_and_turn)(game_id)
     if after != before:
         legal = json.loads(frame).get("card") if isinstance(frame, str) else None
         assert my_turn and legal in hand, (frame, before, after)
+
+
+@pytest.fixture
+def handled_frames_marked(monkeypatch):
+    """The table's consumer, telling the test when it has handled each frame."""
+    receive = TableConsumer.receive
+
+    async def receive_and_mark(self, text_data=None, bytes_data=None):
+        await receive(self, text_data, bytes_data)
+        await self.send(HANDLED)
+
+    monkeypatch.setattr(TableConsumer, "receive", receive_and_mark)
 
 
 @settings(
@@ -83,7 +100,9 @@ async def send_and_check(client: Client, game_id: int, frame) -> None:
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(batch=st.lists(frames, min_size=1, max_size=6))
-def test_no_frame_moves_the_game_unless_it_is_a_legal_card(alice, caplog, batch):
+def test_no_frame_moves_the_game_unless_it_is_a_legal_card(
+    alice, caplog, handled_frames_marked, batch
+):
     caplog.set_level(logging.WARNING)
 
     async def run():
@@ -92,7 +111,7 @@ def test_no_frame_moves_the_game_unless_it_is_a_legal_card(alice, caplog, batch)
         )
         client = Client(game.pk, alice, 0)
         await client.connect()
-        await client.drain()
+        await client.board_where(lambda board: True)  # the board the socket opens with
         for frame in batch:
             await send_and_check(client, game.pk, frame)
         await client.close()
