@@ -122,6 +122,7 @@ def test_heuristic_keeps_coins_from_the_player_about_to_win():
     assert make_bot("heuristic", 1).choose(view) == parse_card("2B")
 
 
+@pytest.mark.strength
 def test_heuristic_beats_random_bots_clearly():
     from lab.simulation import simulate
 
