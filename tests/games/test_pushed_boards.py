@@ -126,9 +126,18 @@ async def settle(viewers: list[Viewer]) -> None:
             raise AssertionError(f"{viewer.name}'s socket never fell quiet")
 
 
+async def next_board(viewer: Viewer) -> str:
+    """The next board pushed to ``viewer``'s socket; presence frames (who came and went,
+    sent whenever the table's announcements go out) are skipped."""
+    while True:
+        frame = await viewer.communicator.receive_from(timeout=5)
+        if board_moves(frame) is not None:
+            return frame
+
+
 async def pushed(viewers: list[Viewer]) -> dict[str, str]:
     """The board each socket is pushed next (every change tells the table by itself)."""
-    return {viewer.name: await viewer.communicator.receive_from(timeout=5) for viewer in viewers}
+    return {viewer.name: await next_board(viewer) for viewer in viewers}
 
 
 async def compare_all(viewers: list[Viewer], game: Game, announce: bool = False) -> dict:
@@ -205,7 +214,7 @@ async def test_every_board_of_a_private_game_is_the_same_pushed_or_loaded(
         states += 1
         if 'data-status="finished"' in boards["alice"]:
             break
-    assert states > 6  # two tricks at least
+    assert states >= 4  # a whole trick at least (one trick of three Coins cards can win)
     for name in ("alice", "bob"):
         assert 'data-action="quick-play"' in boards[name]
         assert 'data-action="resign"' not in boards[name]

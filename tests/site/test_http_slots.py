@@ -25,6 +25,14 @@ def slots(settings):
     return HttpSlots(site), state, release
 
 
+async def until(condition, seconds: float = 5.0) -> None:
+    """Let the other tasks run until ``condition()`` holds (no guessed pause: a loaded
+    machine only makes it take longer)."""
+    async with asyncio.timeout(seconds):
+        while not condition():
+            await asyncio.sleep(0)
+
+
 async def ask(middleware, scope) -> int:
     sent = []
 
@@ -42,8 +50,9 @@ async def test_two_at_once_three_waiting_the_rest_told_to_come_back(slots):
     middleware, state, release = slots
     scope = {"type": "http", "method": "GET"}
     asks = [asyncio.create_task(ask(middleware, dict(scope))) for _ in range(10)]
-    await asyncio.sleep(0.05)  # every request has arrived: two inside, three waiting
-    assert state["inside"] == 2
+    # Every request has arrived: five told to come back, two inside, three waiting.
+    await until(lambda: sum(task.done() for task in asks) == 5 and state["inside"] == 2)
+    assert state["inside"] == 2 and all(task.result() == 503 for task in asks if task.done())
     release.set()
     answers = await asyncio.gather(*asks)
     assert answers.count(200) == 5 and answers.count(503) == 5
@@ -54,7 +63,6 @@ async def test_sockets_do_not_wait_for_a_slot(slots):
     middleware, state, release = slots
     scope = {"type": "websocket"}
     sockets = [asyncio.create_task(middleware(dict(scope), None, None)) for _ in range(10)]
-    await asyncio.sleep(0.05)
-    assert state["inside"] == 10  # all at once
+    await until(lambda: state["inside"] == 10)  # all at once, none waiting for a slot
     release.set()
     await asyncio.gather(*sockets)
