@@ -10,7 +10,7 @@ from games.realtime.push import notify_table
 from games.table import seats as services
 
 from .helpers import board_moves
-from .test_consumer import Client, scan_frames
+from .sockets import Client, is_presence, scan_frames
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -23,10 +23,6 @@ def said(frames: list[str]) -> list[str]:
         for frame in frames
         for match in re.findall(r'<span class="said">(.*?)</span>', frame)
     ]
-
-
-def is_presence(frame: str) -> bool:
-    return frame.startswith('<span id="presence-')
 
 
 async def next_frame(client: Client) -> str:

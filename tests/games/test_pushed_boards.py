@@ -100,7 +100,7 @@ class Viewer:
                 (b"cookie", self.cookie_header()),
             ],
         )
-        connected, code = await self.communicator.connect()
+        connected, code = await self.communicator.connect(timeout=10)  # not 1 s: a loaded machine
         assert connected, (self.name, code)
         return await self.communicator.receive_from(timeout=5)
 
@@ -221,7 +221,7 @@ async def test_every_board_of_a_private_game_is_the_same_pushed_or_loaded(
     assert 'data-action="quick-play"' in boards["carol"]
     assert 'data-action="quick-play"' not in boards["anonymous"]
     for viewer in viewers:
-        await viewer.communicator.disconnect()
+        await viewer.communicator.disconnect(timeout=10)
 
 
 async def test_waiting_cancelled_and_abandoned_boards_are_the_same_pushed_or_loaded(
@@ -249,7 +249,7 @@ async def test_waiting_cancelled_and_abandoned_boards_are_the_same_pushed_or_loa
     assert all('data-status="abandoned"' in board for board in boards.values())
     assert not any('data-action="join"' in board for board in boards.values())
     for viewer in viewers:
-        await viewer.communicator.disconnect()
+        await viewer.communicator.disconnect(timeout=10)
 
     game = await db(services.game_create)(
         creator=alice, target=10, seat_kinds=["me", "open", "random"]
@@ -265,4 +265,4 @@ async def test_waiting_cancelled_and_abandoned_boards_are_the_same_pushed_or_loa
     for board in boards.values():
         assert 'data-status="abandoned"' in board and 'data-action="resign"' not in board
     for viewer in viewers:
-        await viewer.communicator.disconnect()
+        await viewer.communicator.disconnect(timeout=10)

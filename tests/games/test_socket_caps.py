@@ -12,7 +12,7 @@ from games.realtime.consumers import TableConsumer
 from games.table import seats as services
 
 from .helpers import board_moves, can_play, hand_cards
-from .test_consumer import Client, db, scan_frames
+from .sockets import Client, db, scan_frames
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -46,7 +46,7 @@ async def burst(clients: list[Client]) -> list:
 
 async def close_all(clients: list[Client]) -> None:
     for client in clients:
-        await client.communicator.disconnect()
+        await client.communicator.disconnect(timeout=10)
 
 
 async def test_signed_out_sockets_from_one_address_are_capped_under_a_burst(alice, settings):

@@ -18,7 +18,7 @@ from games.realtime.consumers import TableConsumer
 from games.table import seats as services
 from games.table.loading import game_load
 
-from .test_consumer import Client
+from .sockets import Client
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -14,7 +14,7 @@ from games.table import seats as services
 from tests.redis_server import PrivateRedis
 
 from .helpers import board_moves, can_play, hand_cards
-from .test_consumer import Client, at_my_turn, db, refused
+from .sockets import Client, at_my_turn, db, refused
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),

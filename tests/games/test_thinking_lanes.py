@@ -12,7 +12,7 @@ import pytest
 
 from games.table import thinking
 
-from .test_consumer import at_my_turn
+from .sockets import at_my_turn
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -15,7 +15,7 @@ from games.table import seats as services
 from tests.clock import FakeClock
 
 from .helpers import board_moves, can_play
-from .test_consumer import Client, db
+from .sockets import Client, db
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
