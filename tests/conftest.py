@@ -8,3 +8,26 @@ def no_runner_of_its_own(settings):
     """Tests serve tables' schedules themselves (``serve_due``, or the ``table_runner``
     fixture), so no runner starts with the first connection."""
     settings.COINS_TABLE_RUNNER = False
+
+
+@pytest.fixture(scope="session", autouse=True)
+def flush_by_delete():
+    """A transactional test ends by emptying every table. On PostgreSQL Django does it with
+    one TRUNCATE, which gives each of the tables new files: 0.1 s idle and 0.35 s on a busy
+    machine, for the few rows a test wrote. DELETE empties them in about 10 ms. (The flush
+    runs in one transaction and Django's foreign keys are checked at commit, so the order
+    of the tables does not matter.)"""
+    from django.db.backends.postgresql.operations import DatabaseOperations
+
+    truncate = DatabaseOperations.sql_flush
+
+    def sql_flush(self, style, tables, *, reset_sequences=False, allow_cascade=False):
+        if reset_sequences or allow_cascade:
+            return truncate(
+                self, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade
+            )
+        return [f"DELETE FROM {self.quote_name(table)};" for table in tables]
+
+    DatabaseOperations.sql_flush = sql_flush
+    yield
+    DatabaseOperations.sql_flush = truncate

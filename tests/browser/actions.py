@@ -33,10 +33,12 @@ def wait_for_a_push(page) -> None:
 
 
 def play_a_card(page) -> str:
-    """Click the first playable card and wait until the board shows it played."""
+    """Click the last playable card and wait until the board shows it played. (Not the first:
+    on your turn the page puts the keyboard focus on the first card, which lifts it in a 0.1 s
+    transition, and Playwright waits for a moving card to stand still before it clicks.)"""
     before = board_moves(page)
     assert page.title() == "Your turn · Coins"
-    card = page.locator(PLAYABLE).first.get_attribute("data-card")
+    card = page.locator(PLAYABLE).last.get_attribute("data-card")
     page.click(f"{PLAYABLE}[data-card='{card}']")  # this card, even if the board was redrawn
     page.wait_for_function(
         "moves => Number(document.querySelector('#board').dataset.moves) > moves", arg=before
@@ -44,10 +46,11 @@ def play_a_card(page) -> str:
     return card
 
 
-def play_to_the_end(people: dict, seconds: float = 240) -> list[int]:
+def play_to_the_end(people: dict, seconds: float = 240, moves: int | None = None) -> list[int]:
     """Each person (username: page) clicks a card whenever it is their turn, until every page
-    shows the result. Whose turn it is comes from the game's row, so the test waits on that
-    person's page alone (no polling of every page). Return how many cards each played."""
+    shows the result (or until the game has ``moves`` cards played, if given). Whose turn it
+    is comes from the game's row, so the test waits on that person's page alone (no polling
+    of every page). Return how many cards each played."""
     from games.models import Game, Seat
 
     pages = list(people.values())
@@ -61,7 +64,7 @@ def play_to_the_end(people: dict, seconds: float = 240) -> list[int]:
     while True:
         assert time.monotonic() < deadline, "the game did not finish"
         game = Game.objects.get(pk=game_id)
-        if not game.is_running:
+        if not game.is_running or (moves is not None and game.moves >= moves):
             break
         person = seats.get(game.to_play)
         if person in people:
@@ -73,5 +76,11 @@ def play_to_the_end(people: dict, seconds: float = 240) -> list[int]:
                 assert time.monotonic() < deadline, "the game did not finish"
                 time.sleep(0.02)
     for page in pages:
-        page.wait_for_selector("#game-result")
+        if moves is None:
+            page.wait_for_selector("#game-result")
+        else:
+            page.wait_for_function(
+                "moves => Number(document.querySelector('#board').dataset.moves) >= moves",
+                arg=moves,
+            )
     return list(clicks.values())

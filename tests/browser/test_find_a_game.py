@@ -1,5 +1,6 @@
 """Three people press "Find a game" with the same options within seconds, in three browsers
-(on two Daphnes with Redis), sit at one table and play it to the end by clicking. (Bots
+(on two Daphnes with Redis), sit at one table and play two tricks by clicking, each seeing
+the others' cards. (A game of people played to its result: test_people_play_people.py. Bots
 taking the free seats after the chosen wait: tests/games/test_matchmaking.py, on a clock
 the test moves.)"""
 
@@ -7,7 +8,7 @@ import re
 
 import pytest
 
-from .actions import play_to_the_end, sign_up
+from .actions import board_moves, play_to_the_end, sign_up
 
 pytestmark = pytest.mark.browser
 
@@ -21,7 +22,7 @@ def find_a_game(page, base: str, target: str) -> None:
     page.wait_for_url(re.compile(r"/games/\d+/$"))
 
 
-def test_three_people_finding_a_game_sit_together_and_play_it_out(two_server_urls, new_page):
+def test_three_people_finding_a_game_sit_together_and_play(two_server_urls, new_page):
     ida, jon, kim = new_page(), new_page(), new_page()
     one, other = two_server_urls
     sign_up(ida, one, "ida")
@@ -41,7 +42,19 @@ def test_three_people_finding_a_game_sit_together_and_play_it_out(two_server_url
     for page in (ida, jon, kim):
         page.wait_for_selector("#board[data-status='in_progress'] #hand")
     assert "(bot)" not in ida.locator("#board").inner_text()
-    clicks = play_to_the_end({"ida": ida, "jon": jon, "kim": kim})
-    assert min(clicks) >= 2
+    clicks = play_to_the_end({"ida": ida, "jon": jon, "kim": kim}, moves=6)
+    assert clicks == [2, 2, 2]  # two tricks: each person played twice, in turn
+    last_tricks = set()
     for page in (ida, jon, kim):
-        assert page.locator("#game-result").count() == 1
+        assert board_moves(page) == 6
+        assert page.locator("#last-trick").get_attribute("data-trick") == "2"
+        cards = page.locator("#last-trick [data-card]").evaluate_all(
+            "cards => cards.map(card => card.dataset.card)"
+        )
+        assert not set(cards) & set(
+            page.locator("#hand [data-card]").evaluate_all(
+                "cards => cards.map(card => card.dataset.card)"
+            )
+        )
+        last_tricks.add(tuple(cards))
+    assert len(last_tricks) == 1 and len(next(iter(last_tricks))) == 3  # all saw one trick

@@ -28,7 +28,7 @@ def test_sign_up_quick_play_and_play_a_whole_game_by_clicking(live_server_url, p
             break
         before = board_moves(page)
         hand = page.locator("#board").get_attribute("data-hand")
-        card = page.locator(PLAYABLE).first.get_attribute("data-card")
+        card = page.locator(PLAYABLE).last.get_attribute("data-card")  # see play_a_card
         held = page.locator("#hand [data-card]").count()
         page.click(f"{PLAYABLE}[data-card='{card}']")  # this card, even if the board was redrawn
         page.wait_for_function(
