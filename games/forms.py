@@ -3,7 +3,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from games.bots import MEDIUM, OFFERED_BOTS, bot_label
+from games.bots import LEVEL_BOTS, LEVEL_LABELS, MEDIUM, OFFERED_BOTS, bot_label
 from games.table.options import (
     COMMON_TARGETS,
     DEFAULT_CLOCK,
@@ -19,6 +19,9 @@ SEAT_CHOICES = [
     (OPEN, _("Open seat for a person")),
     *((bot, _("Bot: %(level)s") % {"level": bot_label(bot)}) for bot in OFFERED_BOTS),
 ]
+
+
+AUTO_CLOCK = "auto"
 
 
 class GameCreateForm(forms.Form):
@@ -55,10 +58,13 @@ class GameCreateForm(forms.Form):
 
     clock = forms.TypedChoiceField(
         label=_("Clock"),
-        choices=clock_choices(),
-        coerce=lambda value: int(value) if value else None,
+        choices=[
+            (AUTO_CLOCK, _("Automatic: none against two bots, 30 seconds per card with people")),
+            *clock_choices(),
+        ],
+        coerce=lambda value: value if value == AUTO_CLOCK else int(value) if value else None,
         empty_value=None,
-        initial=str(DEFAULT_CLOCK),
+        initial=AUTO_CLOCK,
         required=False,
         help_text=_(
             "Time each person has per card. When it runs out the server plays for them; "
@@ -80,6 +86,9 @@ class GameCreateForm(forms.Form):
                 self.add_error("other_target", _("Enter a target from 1 to 99."))
             else:
                 data["target"] = other
+        if data.get("clock") == AUTO_CLOCK:  # no one to wait for at a table of bots
+            bots_only = OPEN not in (data.get("seat_left"), data.get("seat_right"))
+            data["clock"] = None if bots_only else DEFAULT_CLOCK
         return data
 
     def seat_kinds(self) -> list[str]:
@@ -110,3 +119,33 @@ class FindGameForm(forms.Form):
         required=False,
         initial="30",
     )
+
+
+class QuickPlayForm(forms.Form):
+    """ "Play now against two bots": the target and the bots' level (10 points and medium
+    when the button comes without them, as on the home page)."""
+
+    target = forms.IntegerField(  # the lobby offers the common targets; "play again" any
+        label=_("Target score"),
+        min_value=TARGETS[0],
+        max_value=TARGETS[-1],
+        initial=COMMON_TARGETS[0],
+        required=False,
+        widget=forms.Select(choices=[(t, str(t)) for t in COMMON_TARGETS]),
+    )
+    level = forms.ChoiceField(
+        label=_("Bots"),
+        choices=[(key, label) for key, label in LEVEL_LABELS.items()],
+        initial="medium",
+        required=False,
+    )
+
+    def clean_target(self) -> int:
+        target = self.cleaned_data["target"]
+        return COMMON_TARGETS[0] if target is None else target
+
+    def clean_level(self) -> str:
+        return self.cleaned_data["level"] or "medium"
+
+    def bot(self) -> str:
+        return LEVEL_BOTS[self.cleaned_data["level"]]

@@ -22,6 +22,12 @@ player_page = Signal()
 rating_changes_of = Signal()
 
 
+# Asked, with ``game_id`` and ``seat``, what leaving a running rated game now would cost the
+# person in ``seat`` (ranked last): a receiver returns ``{"delta": change of the shown
+# rating}`` (ratings).
+leaving_cost_of = Signal()
+
+
 def asked(signal: Signal, **kwargs) -> dict:
     """Every receiver's answer to ``signal``, merged (later receivers win a shared key)."""
     merged: dict = {}

@@ -16,13 +16,13 @@ from games.board.refusals import refusal_text
 from games.board.render import viewer_context
 from games.engine import IllegalPlay, record_json
 from games.engine.cards import SUIT_LETTERS
-from games.forms import FindGameForm, GameCreateForm
+from games.forms import FindGameForm, GameCreateForm, QuickPlayForm
 from games.history import games as history
 from games.history import queries as selectors
 from games.history.records import game_record
 from games.models import Game
 from games.realtime.push import announce_chat
-from games.signals import asked, player_page
+from games.signals import asked, leaving_cost_of, player_page
 from games.table import chat, flow, matchmaking, rematch
 from games.table import seats as services
 from games.table.chat import chat_context
@@ -52,6 +52,7 @@ class LobbyView(TemplateView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         context["find_form"] = FindGameForm()
+        context["quick_form"] = QuickPlayForm()
         context["open_tables"] = selectors.open_tables()[:50]
         context["watchable"] = selectors.watchable_games()[:50]
         user = self.request.user
@@ -81,8 +82,14 @@ class GameCreateView(LoginRequiredMixin, FormView):
 
 class QuickPlayView(LoginRequiredMixin, View):
     def post(self, request):
+        form = QuickPlayForm(request.POST)
+        if not form.is_valid():
+            messages.error(request, _("Choose a target and a level from the lists."))
+            return redirect("lobby")
         try:
-            game = services.game_quick_play(user=request.user)
+            game = services.game_quick_play(
+                user=request.user, bot=form.bot(), target=form.cleaned_data["target"]
+            )
         except services.GameError as error:
             messages.error(request, str(error))
             return redirect("lobby")
@@ -114,9 +121,19 @@ class TableView(View):
         game = table_page_game(request, game_id)  # reads only: the runner plays due bots
         context = viewer_context(game, request)
         context["turn_sound"] = wants_turn_sound(request.user)  # the page's, not the board's
+        context["leave_cost"] = leave_cost(game, context)
         context.update(chat_context(game.pk, request.user))
         template = "games/table.html#board" if request.htmx else self.template_name
         return TemplateResponse(request, template, context)
+
+
+def leave_cost(game, context: dict) -> int | None:
+    """What leaving would cost the viewer's rating, said before they leave (None: nothing,
+    or not a seated person in a running rated game)."""
+    seat = context.get("viewer_seat")
+    if seat is None or not game.is_rated or not game.is_running or context.get("stood_in"):
+        return None
+    return asked(leaving_cost_of, game_id=game.pk, seat=seat).get("delta")
 
 
 class SeatActionView(LoginRequiredMixin, View):

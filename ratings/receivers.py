@@ -18,11 +18,11 @@ from django.db.models.signals import post_save, pre_save
 from django.dispatch import receiver
 from django.utils import timezone
 
-from games.signals import game_over, player_page, rating_changes_of, runner_idle
+from games.signals import game_over, leaving_cost_of, player_page, rating_changes_of, runner_idle
 
 from .models import Leaderboard, PlayerRating, RatingsRecompute
 from .recompute import ratings_recompute
-from .selectors import rating_changes, rating_history
+from .selectors import leaving_cost, rating_changes, rating_history
 from .services import game_rate
 from .standings import standings_rebuild
 
@@ -48,6 +48,11 @@ def rating_on_player_page(sender, player, viewer, **kwargs) -> dict:
 @receiver(rating_changes_of)
 def ratings_after_game(sender, game_id: int, **kwargs) -> dict:
     return rating_changes(game_id)
+
+
+@receiver(leaving_cost_of)
+def rating_lost_by_leaving(sender, game_id: int, seat: int, **kwargs) -> dict:
+    return leaving_cost(game_id, seat)
 
 
 @receiver(runner_idle)

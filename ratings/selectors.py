@@ -9,13 +9,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Count, Exists, OuterRef, QuerySet, Subquery
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Subquery
 
+from accounts.selectors import public_name
 from common.paging import Keys, SeekPage, load_float, seek
+from games.engine.ranking import ranks_of
 from games.history.privacy import seen_by
-from games.models import Seat
+from games.models import Game, Seat
 
 from .models import Leaderboard, PlayerRating, RatingEvent, Standing, display_rating
+from .services import MODEL
 
 
 def board_events(board: Leaderboard) -> QuerySet[RatingEvent]:
@@ -151,3 +154,52 @@ def rating_changes(game_id: int) -> dict[int, dict]:
         before = display_rating(event.mu_before, event.sigma_before)
         changes[event.seat] = {"after": after, "delta": after - before}
     return changes
+
+
+def leaving_cost(game_id: int, seat: int) -> dict:
+    """What the person in ``seat`` would lose by leaving the running rated game now: they
+    would be ranked last, the others by their points so far (read only: nothing is rated).
+    """
+    game = Game.objects.filter(pk=game_id).first()
+    seats = list(Seat.objects.filter(game_id=game_id).order_by("number"))
+    if game is None or not game.is_rated or not game.is_running or len(seats) != 3:
+        return {}
+    if any(row.is_empty for row in seats):
+        return {}
+    found = {
+        (row.user_id, row.bot): row
+        for row in PlayerRating.objects.filter(
+            Q(user_id__in=[s.user_id for s in seats if s.user_id])
+            | Q(bot__in=[s.bot for s in seats if s.is_bot])
+        )
+    }
+    ratings = [
+        found.get((None, s.bot) if s.is_bot else (s.user_id, "")) or PlayerRating()
+        for s in seats
+    ]
+    leavers = {seat} | {s.number for s in seats if s.stand_in}
+    ranks = ranks_of([s.score for s in seats], None, leavers)
+    teams = MODEL.rate([[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in ratings], ranks=ranks)
+    after = teams[seat][0]
+    mine = ratings[seat]
+    return {"delta": display_rating(after.mu, after.sigma) - display_rating(mine.mu, mine.sigma)}
+
+
+def highest_ratings(limit: int = 20) -> list[dict]:
+    """The people rated highest (after at least one rated game), for a site whose staff run
+    no leaderboard yet: everyone has a rating from their first rated game."""
+    rows = (
+        PlayerRating.objects.filter(user__isnull=False, games__gt=0)
+        .select_related("user__profile")
+        .order_by(F("mu") - 3 * F("sigma"))
+        .reverse()[:limit]
+    )
+    return [
+        {
+            "username": row.user.get_username(),
+            "name": public_name(row.user),
+            "rating": display_rating(row.mu, row.sigma),
+            "games": row.games,
+        }
+        for row in rows
+    ]

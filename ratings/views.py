@@ -26,7 +26,9 @@ class LeaderboardListView(TemplateView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        context["boards"] = selectors.active_boards()
+        context["boards"] = boards = selectors.active_boards()
+        if not boards:
+            context["highest"] = selectors.highest_ratings()
         return context
 
 

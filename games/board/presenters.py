@@ -12,8 +12,9 @@ from django.utils.translation import gettext as _
 
 from accounts.selectors import public_name
 from games.board.card_names import SUIT_NAMES, card_label, trick_why
-from games.bots import bot_label
+from games.bots import LEVEL_BOTS, bot_label
 from games.engine import CARD_CODES, CARD_POINTS, SUIT_LETTERS, SeatView, rank_of, suit_of
+from games.engine.ranking import ranks_of
 from games.models import Game, Seat
 
 
@@ -61,7 +62,7 @@ def table_context(
     context = {
         "game": game,
         "viewer_seat": viewer,
-        "seats": [_seat_info(seat, names, view, viewer) for seat in seats],
+        "seats": [_seat_info(seat, names, view, viewer, game.is_running) for seat in seats],
         "names": names,
         "moves": game.moves,
         "status_text": _status_text(game, view, names),
@@ -89,7 +90,7 @@ def table_context(
         hand_number=view.hand_number,
         trick_number=view.trick_number,
         dealer_name=names[view.dealer],
-        result=_result(game, view, names),
+        result=_result(game, seats, view, names),
     )
     return context
 
@@ -126,7 +127,9 @@ def seat_identity(seat: Seat, names: list[str]) -> dict:
     }
 
 
-def _seat_info(seat: Seat, names: list[str], view: SeatView | None, viewer: int | None) -> dict:
+def _seat_info(
+    seat: Seat, names: list[str], view: SeatView | None, viewer: int | None, running: bool
+) -> dict:
     number = seat.number
     return {
         **seat_identity(seat, names),
@@ -135,7 +138,7 @@ def _seat_info(seat: Seat, names: list[str], view: SeatView | None, viewer: int 
         "user_id": seat.user_id,
         "score": view.scores[number] if view else 0,
         "cards_left": view.hand_sizes[number] if view else 0,
-        "is_turn": bool(view) and view.to_play == number,
+        "is_turn": bool(view) and running and view.to_play == number,  # none once it ended
         "is_dealer": bool(view) and view.dealer == number,
         "is_winner": bool(view) and view.winner == number,
         "position": _position(number, viewer if viewer is not None else 0),
@@ -197,20 +200,58 @@ def _last_trick(view: SeatView, names: list[str]) -> dict | None:
     }
 
 
-def _result(game: Game, view: SeatView, names: list[str]) -> dict | None:
+def finishing_places(game: Game, seats: list[Seat], scores) -> list[int]:
+    """Each seat's place, as the ratings rank it: the winner first, people who left (or whom
+    a bot replaced) last, the others by points; equal points, equal place."""
+    leavers = {seat.number for seat in seats if seat.stand_in}
+    if game.abandoned_by is not None:
+        leavers.add(game.abandoned_by)
+    return ranks_of(scores, game.winner_seat, leavers)
+
+
+def place_sentence(place: int) -> str:
+    return {
+        1: _("You finished 1st."),
+        2: _("You finished 2nd."),
+        3: _("You finished 3rd."),
+    }[place]
+
+
+def _result(game: Game, seats: list[Seat], view: SeatView, names: list[str]) -> dict | None:
     if view.winner is None and game.status != Game.Status.ABANDONED:
         return None
-    order = sorted(range(3), key=lambda seat: -view.scores[seat])
+    places = finishing_places(game, seats, view.scores)
+    order = sorted(range(3), key=lambda seat: (places[seat], seat))
+    left = {seat.number for seat in seats if seat.stand_in} | {game.abandoned_by}
     return {
         "abandoned": game.status == Game.Status.ABANDONED,
         "leaver_name": names[game.abandoned_by] if game.abandoned_by is not None else "",
         "winner": view.winner,
         "winner_name": names[view.winner] if view.winner is not None else "",
         "you_won": view.winner is not None and view.winner == view.seat,
+        "your_place": place_sentence(places[view.seat]) if view.seat is not None else "",
+        "again_level": _same_level(seats),
         "standings": [
-            {"seat": seat, "name": names[seat], "score": view.scores[seat]} for seat in order
+            {
+                "seat": seat,
+                "place": places[seat],
+                "name": names[seat],
+                "score": view.scores[seat],
+                "left": seat in left,
+            }
+            for seat in order
         ],
     }
+
+
+def _same_level(seats: list[Seat]) -> str:
+    """The level both bots of a table of one person and two bots play at ("" otherwise):
+    "Play again" offers the same."""
+    bots = {seat.bot for seat in seats if seat.is_bot}
+    if len(bots) != 1 or sum(seat.is_bot for seat in seats) != 2:
+        return ""
+    (bot,) = bots
+    return next((key for key, level_bot in LEVEL_BOTS.items() if level_bot == bot), "")
 
 
 def _status_text(game: Game, view: SeatView | None, names: list[str]) -> str:

@@ -64,8 +64,8 @@ def explain(view: SeatView, card: int) -> str:
         ) % {"card": name}
     chance = round(100 * win_chance(view, card))
     return _(
-        "Play the %(card)s: it wins this trick against about %(p)d%% of the cards still "
-        "out, and scored best in the deals the expert imagined."
+        "Play the %(card)s: it takes this trick in about %(p)d of 100 ways the others "
+        "could answer, and it scored best when the expert played out the hands they may hold."
     ) % {"card": name, "p": chance}
 
 

@@ -6,9 +6,7 @@
   var KEYS = {
     ArrowLeft: "prev",
     ArrowRight: "next",
-    ArrowUp: "prev-hand",
-    PageUp: "prev-hand",
-    ArrowDown: "next-hand",
+    PageUp: "prev-hand",  // (the up and down arrows scroll the page, as everywhere)
     PageDown: "next-hand",
     Home: "first",
     End: "last",

@@ -6,6 +6,8 @@
   // boards pushed over the socket need nothing more.
   document.addEventListener("submit", function (event) {
     var question = event.target.dataset && event.target.dataset.confirm;
+    var cost = event.target.matches && event.target.matches("form.resign") && document.querySelector("[data-leave-cost]");
+    if (question && cost) { question += "\n\n" + cost.textContent; }  // what it costs, in figures
     if (question && !window.confirm(question)) { event.preventDefault(); }
   }, true);
   document.addEventListener("click", function (event) {

@@ -121,8 +121,11 @@ def test_the_header_shows_the_public_name_and_the_account_links(client, ana):
 
     assert '<a class="signed-in" href="/players/ana/"' in html
     assert "Ana la Grande" in html
-    assert f'href="{reverse("profile_edit")}"' in html
-    assert f'href="{reverse("password_change")}"' in html
+    assert f'href="{reverse("profile_edit")}" data-action="settings">Settings</a>' in html
+    # The password is changed from the settings page (the header keeps to what people use).
+    assert f'href="{reverse("password_change")}"' not in html
+    settings_page = client.get(reverse("profile_edit")).content.decode()
+    assert f'href="{reverse("password_change")}"' in settings_page
     assert f'action="{reverse("logout")}"' in html and 'name="csrfmiddlewaretoken"' in html
     assert f'href="{reverse("signup")}"' not in html
 

@@ -44,17 +44,16 @@ def test_three_people_finding_a_game_sit_together_and_play(two_server_urls, new_
     assert "(bot)" not in ida.locator("#board").inner_text()
     clicks = play_to_the_end({"ida": ida, "jon": jon, "kim": kim}, moves=6)
     assert clicks == [2, 2, 2]  # two tricks: each person played twice, in turn
-    last_tricks = set()
+    won = set()  # the trick just won stays on the table until its winner leads again
     for page in (ida, jon, kim):
         assert board_moves(page) == 6
-        assert page.locator("#last-trick").get_attribute("data-trick") == "2"
-        cards = page.locator("#last-trick [data-card]").evaluate_all(
+        assert page.locator("#trick.complete").get_attribute("data-trick") == "2"
+        cards = page.locator("#trick [data-card]").evaluate_all(
             "cards => cards.map(card => card.dataset.card)"
         )
-        assert not set(cards) & set(
-            page.locator("#hand [data-card]").evaluate_all(
-                "cards => cards.map(card => card.dataset.card)"
-            )
+        held = page.locator("#hand [data-card]").evaluate_all(
+            "cards => cards.map(card => card.dataset.card)"
         )
-        last_tricks.add(tuple(cards))
-    assert len(last_tricks) == 1 and len(next(iter(last_tricks))) == 3  # all saw one trick
+        assert not set(cards) & set(held)
+        won.add(tuple(cards))
+    assert len(won) == 1 and len(next(iter(won))) == 3  # all saw the same trick

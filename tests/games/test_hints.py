@@ -33,4 +33,4 @@ def test_leading_the_chance_counts_every_pair_of_answers_from_the_unseen_cards()
     expected = sum(resolve_trick(card, *answer)[0] == 0 for answer in answers) / len(answers)
     assert win_chance(view, card) == expected
     assert 0.0 < expected < 1.0
-    assert f"about {round(100 * expected)}%" in explain(view, card)
+    assert f"about {round(100 * expected)} of 100 ways" in explain(view, card)

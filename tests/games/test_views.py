@@ -459,7 +459,7 @@ def test_the_result_shows_each_rating_change_and_links_to_the_replay(client, ali
     for event in RatingEvent.objects.filter(game=game):
         after = display_rating(event.mu_after, event.sigma_after)
         delta = after - display_rating(event.mu_before, event.sigma_before)
-        row = re.search(rf'data-standing-seat="{event.seat}">(.*?)</li>', result, re.S)[1]
+        row = re.search(rf'data-standing-seat="{event.seat}"[^>]*>(.*?)</li>', result, re.S)[1]
         assert f"rating {after} ({delta:+d})" in row
     assert "data-rating-pending" not in result
 

@@ -1,0 +1,192 @@
+"""What a table tells a player about where they stand: places as the ratings rank them, what
+leaving costs before it happens, no glowing seat once a game is over, the clock and the
+quick-play choices a newcomer expects, and the trick just won shown once, with its why."""
+
+import re
+
+import pytest
+
+from games.bots import LEVEL_BOTS
+from games.engine import CARD_CODES
+from games.models import Game
+from games.table import flow
+from games.table import seats as services
+from games.table.loading import game_load
+from ratings.models import RatingEvent, display_rating
+from ratings.services import game_rate
+
+from .helpers import play_out, section, serve_due
+
+pytestmark = pytest.mark.django_db
+
+
+def page(client, game) -> str:
+    return client.get(game.get_absolute_url()).content.decode()
+
+
+def standings(html: str) -> list[tuple[int, int]]:
+    """(place, seat) of each line of the result, in order."""
+    return [
+        (int(place), int(seat))
+        for seat, place in re.findall(r'data-standing-seat="(\d)" data-place="(\d)"', html)
+    ]
+
+
+def test_a_leaver_is_listed_last_with_the_places_the_ratings_gave(client, alice, bob, carol):
+    game = services.game_create(creator=alice, target=30, seat_kinds=["me", "open", "open"])
+    for user in (bob, carol):
+        services.seat_join(game_id=game.pk, user=user)
+    game = Game.objects.get(pk=game.pk)
+    users = {seat.number: seat.user for seat in game.seats.all()}
+    while game.moves < 30:  # ten tricks, then Alice leaves
+        seat = game.to_play
+        card = game_load(game).state.hands[seat][0]
+        flow.play_card(game_id=game.pk, user=users[seat], card=CARD_CODES[card])
+        game = Game.objects.get(pk=game.pk)
+    flow.resign(game_id=game.pk, user=alice)
+    game_rate(game_id=game.pk)
+    ranks = dict(RatingEvent.objects.filter(game=game).values_list("seat", "rank"))
+    assert ranks[0] == 3
+
+    client.force_login(alice)
+    html = page(client, game)
+    shown = standings(html)
+    assert shown[-1] == (3, 0) and sorted(shown) == sorted((r, s) for s, r in ranks.items())
+    assert "You finished 3rd." in html and "left the game" in section(html, "game-result")
+    # Nobody is "to play" at an abandoned table: no glow, no badge.
+    assert "is-turn" not in html and 'class="badge turn"' not in html
+    client.force_login(bob)
+    assert f"You finished {('1st', '2nd')[ranks[1] - 1]}." in page(client, game)
+
+
+def test_a_finished_game_says_which_place_you_took(client, alice):
+    game = play_out(
+        services.game_create(creator=alice, target=3, seat_kinds=["me", "random", "random"]),
+        alice,
+    )
+    game_rate(game_id=game.pk)
+    client.force_login(alice)
+    html = page(client, game)
+    rank = RatingEvent.objects.get(game=game, seat=0).rank
+    assert f"You finished {['1st', '2nd', '3rd'][rank - 1]}." in html
+    assert [place for place, _ in standings(html)] == sorted(
+        RatingEvent.objects.filter(game=game).values_list("rank", flat=True)
+    )
+    assert "is-turn" not in html
+
+
+def test_what_leaving_costs_is_said_before_and_is_what_leaving_then_costs(client, alice):
+    game = services.game_quick_play(user=alice)
+    client.force_login(alice)
+    html = page(client, game)
+    said = int(re.search(r'data-leave-cost="(-?\d+)"', html)[1])
+    assert said < 0 and f"changes by about {said:+d}." in html
+    assert "you are rated last" in html  # the confirm question of "Leave the game"
+
+    flow.resign(game_id=game.pk, user=alice)
+    game_rate(game_id=game.pk)
+    event = RatingEvent.objects.get(game=game, seat=0)
+    cost = display_rating(event.mu_after, event.sigma_after) - display_rating(
+        event.mu_before, event.sigma_before
+    )
+    assert cost == said
+    assert "data-leave-cost" not in page(client, game)  # over: nothing more to lose
+
+
+def test_casual_games_and_spectators_are_told_no_rating_cost(client, alice, bob):
+    casual = services.game_create(
+        creator=alice, target=10, seat_kinds=["me", "random", "random"], is_rated=False
+    )
+    client.force_login(alice)
+    html = page(client, casual)
+    assert "data-leave-cost" not in html and "you are rated last" not in html
+    assert "It ends for everyone." in html
+    rated = services.game_quick_play(user=alice)
+    client.force_login(bob)
+    assert "data-leave-cost" not in page(client, rated)
+
+
+@pytest.mark.parametrize(
+    ("right", "clock", "expected"),
+    [
+        ("careful", "auto", None),  # two bots: nobody to wait for
+        ("open", "auto", 30),  # a person may sit there: the clock keeps the game moving
+        ("careful", "10", 10),  # a clock chosen is a clock given
+        ("open", "", None),
+    ],
+)
+def test_the_new_table_clock_is_automatic_none_against_bots(client, alice, right, clock, expected):
+    client.force_login(alice)
+    form = client.get("/games/new/").content.decode()
+    assert re.search(r'<option value="auto" selected>', form)
+    client.post(
+        "/games/new/",
+        {
+            "target": "10",
+            "seat_left": "careful",
+            "seat_right": right,
+            "is_public": "public",
+            "clock": clock,
+        },
+    )
+    assert Game.objects.get().clock == expected
+
+
+@pytest.mark.parametrize(
+    ("fields", "target", "bot"),
+    [
+        ({}, 10, LEVEL_BOTS["medium"]),  # the home page's button: no choices sent
+        ({"target": "20", "level": "hard"}, 20, LEVEL_BOTS["hard"]),
+        ({"target": "15", "level": "easy"}, 15, LEVEL_BOTS["easy"]),
+        ({"target": "7", "level": "medium"}, 7, LEVEL_BOTS["medium"]),  # "play again" at 7
+    ],
+)
+def test_quick_play_honours_the_target_and_the_level_chosen(client, alice, fields, target, bot):
+    client.force_login(alice)
+    lobby = client.get("/games/").content.decode()
+    quick = re.search(r'<form[^>]*class="quick-play.*?</form>', lobby, re.S)[0]
+    assert 'name="target"' in quick and 'name="level"' in quick
+    client.post("/games/quick-play/", fields)
+    game = Game.objects.get()
+    assert game.target == target
+    assert sorted(game.seats.exclude(bot="").values_list("bot", flat=True)) == [bot, bot]
+
+
+@pytest.mark.parametrize("fields", [{"level": "expert-v1"}, {"target": "0"}, {"target": "x"}])
+def test_quick_play_refuses_what_the_lists_do_not_offer_and_makes_nothing(client, alice, fields):
+    client.force_login(alice)
+    response = client.post("/games/quick-play/", fields, follow=True)
+    assert "Choose a target and a level from the lists." in response.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_play_again_offers_the_same_target_and_level(client, alice):
+    game = play_out(
+        services.game_create(creator=alice, target=3, seat_kinds=["me", "heuristic", "heuristic"]),
+        alice,
+    )
+    client.force_login(alice)
+    again = re.search(
+        r'<form[^>]*action="/games/quick-play/".*?</form>',
+        section(page(client, game), "game-result"),
+        re.S,
+    )[0]
+    assert 'name="target" value="3"' in again and 'name="level" value="easy"' in again
+
+
+def test_the_trick_just_won_is_shown_once_with_why_it_was_won(client, alice):
+    game = services.game_create(
+        creator=alice, target=10, seat_kinds=["me", "random", "random"], is_rated=False
+    )
+    client.force_login(alice)
+    for _ in range(60):  # until the trick on the table is a finished one (Alice to lead)
+        serve_due(game.pk)
+        html = page(client, game)
+        if 'class="trick complete' in html and 'data-your-turn="true"' in html:
+            break
+        card = re.findall(r'data-card="([^"]+)"', section(html, "hand"))[0]
+        flow.play_card(game_id=game.pk, user=alice, card=card)
+    trick = section(html, "trick")
+    assert 'class="trick-result"' in trick and 'class="why"' in trick
+    assert re.search(r'<span class="why">[^<]{20,}</span>', trick)  # the trick case, in words
+    assert 'id="last-trick"' not in html  # not a second time beside it
