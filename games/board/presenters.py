@@ -13,8 +13,16 @@ from django.utils.translation import gettext as _
 from accounts.selectors import public_name
 from games.board.card_names import SUIT_NAMES, card_label, trick_why
 from games.bots import LEVEL_BOTS, bot_label
-from games.engine import CARD_CODES, CARD_POINTS, SUIT_LETTERS, SeatView, rank_of, suit_of
-from games.engine.ranking import ranks_of
+from games.engine import (
+    CARD_CODES,
+    CARD_POINTS,
+    SUIT_LETTERS,
+    SeatView,
+    rank_of,
+    resolve_trick,
+    suit_of,
+)
+from games.history.games import finishing_places
 from games.models import Game, Seat
 
 
@@ -78,8 +86,12 @@ def table_context(
         return context
     context.update(
         hand=[
-            {**card_info(card), "play_label": _("Play the %(name)s") % {"name": card_label(card)}}
-            for card in hand_order(view.hand)
+            {
+                **card_info(card),
+                "play_label": _("Play the %(name)s") % {"name": card_label(card)},
+                "verdict": verdict,
+            }
+            for card, verdict in _verdicts(view, game.is_running)
         ],
         play_url=reverse("game_play", args=[game.pk]),
         can_play=view.my_turn and game.is_running and not seats[view.seat].stand_in,
@@ -87,12 +99,44 @@ def table_context(
         hints_allowed=not game.is_rated and game.is_running,
         trick=_trick_cards(view, names),
         last_trick=_last_trick(view, names),
+        hand_summary=_hand_summary(view, names, game.is_running),
         hand_number=view.hand_number,
         trick_number=view.trick_number,
         dealer_name=names[view.dealer],
         result=_result(game, seats, view, names),
     )
     return context
+
+
+VERDICTS = ("wins", "loses", "can-win", "cannot-win")
+
+
+def trick_verdict(trick, card: int, unseen) -> str:
+    """Rules help, from the cards on the table alone: would ``card`` take this trick?
+
+    Played last, the trick is decided ("wins" or "loses"); played second, it depends on the
+    card still to come ("can-win" if some card not yet seen would let it win, else
+    "cannot-win"); a lead can always win (no verdict).
+    """
+    if len(trick) == 2:
+        return "wins" if resolve_trick(*trick, card)[0] == 2 else "loses"
+    if len(trick) == 1:
+        others = [c for c in unseen if c != card]
+        return (
+            "can-win"
+            if any(resolve_trick(trick[0], card, c)[0] == 1 for c in others)
+            else ("cannot-win")
+        )
+    return ""
+
+
+def _verdicts(view: SeatView, running: bool) -> list[tuple[int, str]]:
+    """The viewer's hand in order, each card with its rules-help verdict on their turn."""
+    cards = hand_order(view.hand)
+    if not (running and view.my_turn):
+        return [(card, "") for card in cards]
+    unseen = view.unseen_cards() if len(view.trick) == 1 else ()
+    return [(card, trick_verdict(view.trick, card, unseen)) for card in cards]
 
 
 def _add_clock(context: dict, game: Game, view: SeatView | None) -> None:
@@ -185,6 +229,20 @@ def _trick_cards(view: SeatView, names: list[str]) -> dict:
     }
 
 
+def _hand_summary(view: SeatView, names: list[str], running: bool) -> dict | None:
+    """Between hands (a new hand dealt, none of its tricks won yet): the points each player
+    took in the hand just over."""
+    if not running or view.previous_hand is None or view.tricks:
+        return None
+    return {
+        "number": view.hand_number - 1,
+        "rows": [
+            {"seat": seat, "name": names[seat], "points": points}
+            for seat, points in enumerate(view.previous_hand)
+        ],
+    }
+
+
 def _last_trick(view: SeatView, names: list[str]) -> dict | None:
     trick = view.last_trick
     if trick is None:
@@ -198,15 +256,6 @@ def _last_trick(view: SeatView, names: list[str]) -> dict | None:
         "points": trick.points,
         "why": trick_why(trick.cards),
     }
-
-
-def finishing_places(game: Game, seats: list[Seat], scores) -> list[int]:
-    """Each seat's place, as the ratings rank it: the winner first, people who left (or whom
-    a bot replaced) last, the others by points; equal points, equal place."""
-    leavers = {seat.number for seat in seats if seat.stand_in}
-    if game.abandoned_by is not None:
-        leavers.add(game.abandoned_by)
-    return ranks_of(scores, game.winner_seat, leavers)
 
 
 def place_sentence(place: int) -> str:

@@ -20,6 +20,7 @@ class SeatView:
         "last_trick",
         "leader",
         "played",
+        "previous_hand",
         "scores",
         "seat",
         "target",
@@ -45,6 +46,7 @@ class SeatView:
         hand_number,
         dealer,
         winner,
+        previous_hand=None,
     ):
         self.seat = seat  # None for a spectator
         self.target = target
@@ -60,6 +62,7 @@ class SeatView:
         self.hand_number = hand_number
         self.dealer = dealer
         self.winner = winner
+        self.previous_hand = previous_hand  # points each seat took in the last whole hand
 
     @property
     def is_over(self) -> bool:

@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
 from common.paging import Keys, dump_time, load_time, seek
+from games.engine.ranking import ranks_of
 from games.history.privacy import seen_by
 from games.models import Game, Hand, Seat, Trick
 
@@ -102,6 +103,22 @@ def games_page(
         rows.append(game)
     page.rows = rows
     return page
+
+
+def finishing_places(game: Game, seats: list[Seat], scores) -> list[int]:
+    """Each seat's place, as the ratings rank it: the winner first, people who left (or whom
+    a bot replaced) last, the others by points; equal points, equal place."""
+    leavers = {seat.number for seat in seats if seat.stand_in}
+    if game.abandoned_by is not None:
+        leavers.add(game.abandoned_by)
+    return ranks_of(scores, game.winner_seat, leavers)
+
+
+def place_of(game: Game, seats: list[Seat]) -> int | None:
+    """The listed player's place in a game that is over (None while it runs)."""
+    if game.status not in (Game.Status.FINISHED, Game.Status.ABANDONED) or not game.was_dealt:
+        return None
+    return finishing_places(game, seats, [seat.score for seat in seats])[game.player_seat]
 
 
 def result_of(game: Game) -> str:

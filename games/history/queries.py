@@ -4,11 +4,11 @@ watch, and a player's statistics and latest games."""
 from __future__ import annotations
 
 from django.conf import settings
-from django.db.models import F, Q, QuerySet, Window
+from django.db.models import Exists, F, OuterRef, Q, QuerySet, Window
 from django.db.models.functions import RowNumber
 
 from games.history.games import games_page
-from games.models import Game, PlayerStats
+from games.models import Game, PlayerStats, Seat
 
 
 def open_tables() -> QuerySet[Game]:
@@ -27,11 +27,17 @@ def open_tables() -> QuerySet[Game]:
 
 
 def running_games_of(user) -> QuerySet[Game]:
+    """``user``'s waiting and running tables, those where it is their turn first
+    (``my_turn``)."""
+    to_play_is_me = Seat.objects.filter(
+        game=OuterRef("pk"), user=user, number=OuterRef("to_play"), stand_in=""
+    )
     return (
         Game.objects.filter(seats__user=user)
         .filter(Q(status=Game.Status.IN_PROGRESS) | Q(status=Game.Status.WAITING))
+        .annotate(my_turn=Q(status=Game.Status.IN_PROGRESS) & Exists(to_play_is_me))
         .prefetch_related("seats__user")
-        .order_by("-updated_at")
+        .order_by("-my_turn", "-updated_at")
         .distinct()
     )
 

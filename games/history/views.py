@@ -284,6 +284,7 @@ def _row(game: Game, viewer_id) -> dict:
             for s in seats
         ],
         "result": outcome,
+        "place": history.place_of(game, seats),
         "hands": game.hand_count,
         "tricks": game.trick_count,
         "length": history.duration_text(history.length_of(game)),

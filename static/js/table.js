@@ -14,7 +14,26 @@
     if (event.target.matches && event.target.matches("[data-select-on-click]")) {
       event.target.select();
     }
+    var help = event.target.closest && event.target.closest("[data-action=rules-help]");
+    if (help) {
+      var on = !document.body.classList.contains("rules-help");
+      try { window.localStorage.setItem("coins.rulesHelp", on ? "1" : ""); } catch (e) { /* private mode */ }
+      showRulesHelp(on);
+    }
   });
+  // Rules help ("What would win?"): the person's choice, kept in this browser, survives the
+  // boards the socket swaps in.
+  function showRulesHelp(on) {
+    document.body.classList.toggle("rules-help", on);
+    document.querySelectorAll("[data-action=rules-help]").forEach(function (button) {
+      button.setAttribute("aria-pressed", on ? "true" : "false");
+    });
+  }
+  function rulesHelpChosen() {
+    try { return window.localStorage.getItem("coins.rulesHelp") === "1"; } catch (e) { return false; }
+  }
+  document.addEventListener("DOMContentLoaded", function () { showRulesHelp(rulesHelpChosen()); });
+  document.addEventListener("htmx:wsAfterMessage", function () { showRulesHelp(rulesHelpChosen()); });
   // The banner's words come from the page, in the viewer's language (data-connecting...).
   function setState(state) {
     document.body.dataset.ws = state;

@@ -82,7 +82,7 @@ def test_a_spanish_player_gets_the_table_in_spanish(client, make_player):
     assert 'title="Cada palo vence al siguiente"' in html
     assert re.search(r"Gana el primero en llegar a <strong>\d+</strong> puntos", html)
     assert "Mano 1 · baza " in html and " de 16" in html
-    assert re.search(r"<span>Reparte [^<]+</span>", html)
+    assert re.search(r"<span class=\"dealt\">Reparte [^<]+</span>", html)
     assert 'aria-label="Tu mano"' in html
     # The status line comes from Python (games.board.presenters), not from the template.
     status = re.search(r'<p id="status" class="status">([^<]*)</p>', html)

@@ -69,23 +69,25 @@ def url_of(server: DaphneProcess) -> str:
     return f"http://127.0.0.1:{server.port.value}"
 
 
-def fast_tables(settings) -> None:
+def fast_tables(settings, bot_pause: float = 0.05) -> None:
     """Bots answer at once and a finished trick is cleared at once (the site waits 0.8 s and
     1.5 s): a test follows the cards, not the pauses. Set before a server forks, it holds
-    there; set here too, it holds for the tables a test sets up itself."""
-    settings.COINS_BOT_PAUSE = 0.05
+    there; set here too, it holds for the tables a test sets up itself. (A module that is
+    about pages, not the runner, may set ``BOT_PAUSE = 0``: the bots then answer in the
+    update of the person's card.)"""
+    settings.COINS_BOT_PAUSE = bot_pause
     settings.COINS_TRICK_PAUSE = 0
 
 
 @pytest.fixture(scope="module")
-def module_servers(django_db_setup):
+def module_servers(request, django_db_setup):
     """The Daphnes a test module shares (started on first use, stopped after its last test):
     each test still gets an empty database, and the servers keep nothing of a table in
     memory that a later test could meet (game ids are never reused)."""
     from django.conf import settings
 
     saved = settings.COINS_BOT_PAUSE, settings.COINS_TRICK_PAUSE
-    fast_tables(settings)
+    fast_tables(settings, getattr(request.module, "BOT_PAUSE", 0.05))
     servers: list[DaphneProcess] = []
 
     def urls(count: int) -> list[str]:

@@ -1,6 +1,6 @@
 """Phones: on every turn of a whole game your hand, the trick and every score are on the
 screen without scrolling, at 360x740 and 390x844, light and dark, in every language; the
-trick just won is shown once, with why it was won."""
+trick just won is shown once, with why it was won; "What would win?" marks the cards."""
 
 import pytest
 
@@ -12,6 +12,7 @@ from .actions import PLAYABLE, board_moves, sign_up
 from .conftest import ARTIFACTS
 
 pytestmark = pytest.mark.browser
+BOT_PAUSE = 0  # about the page at each turn: the bots answer with the person's card
 
 IN_VIEW = (
     "#hand",
@@ -35,12 +36,14 @@ def out_of_view(page, height: int) -> dict:
     return found
 
 
-def casual_game(page, base: str, username: str, django_user_model, language: str) -> Game:
+def casual_game(
+    page, base: str, username: str, django_user_model, language: str, target: int = 5
+) -> Game:
     sign_up(page, base, username)
     Profile.objects.filter(user__username=username).update(language=language)
     user = django_user_model.objects.get(username=username)
     game = services.game_create(
-        creator=user, target=5, seat_kinds=["me", "random", "random"], is_rated=False
+        creator=user, target=target, seat_kinds=["me", "random", "random"], is_rated=False
     )
     page.goto(f"{base}/games/{game.pk}/")
     page.wait_for_selector("body[data-ws='open']")
@@ -48,24 +51,29 @@ def casual_game(page, base: str, username: str, django_user_model, language: str
 
 
 @pytest.mark.parametrize(
-    ("width", "height", "scheme", "language"),
-    [(360, 740, "dark", "id"), (390, 844, "light", "es"), (360, 740, "light", "fr")],
+    ("width", "height", "scheme", "language", "target"),
+    [
+        (360, 740, "dark", "id", 13),  # 13 points: a second hand, with the first one's summary
+        (390, 844, "light", "es", 5),
+        (360, 740, "light", "fr", 5),
+    ],
 )
 def test_a_whole_game_on_a_phone_keeps_the_hand_trick_and_scores_on_screen(
-    live_server_url, new_page, django_user_model, width, height, scheme, language
+    live_server_url, new_page, django_user_model, width, height, scheme, language, target
 ):
     page = new_page()
     page.set_viewport_size({"width": width, "height": height})
     page.emulate_media(color_scheme=scheme)
     username = f"ph{width}{language}"
-    game = casual_game(page, live_server_url, username, django_user_model, language)
-    turns = 0
+    game = casual_game(page, live_server_url, username, django_user_model, language, target)
+    turns, summaries = 0, 0
     while True:
         page.wait_for_selector(f"#game-result, {PLAYABLE}")
         if page.locator("#game-result").count():
             break
         turns += 1
         assert out_of_view(page, height) == {}, (turns, language)
+        summaries += page.locator("[data-hand-summary]").count()
         if page.locator("#trick.complete").count():  # the trick just won, in the middle
             assert page.locator("#last-trick").count() == 0  # once, not twice
             assert page.locator("#trick .why").is_visible()
@@ -80,7 +88,7 @@ def test_a_whole_game_on_a_phone_keeps_the_hand_trick_and_scores_on_screen(
             "moves => Number(document.querySelector('#board').dataset.moves) > moves", arg=before
         )
     assert Game.objects.get(pk=game.pk).status == Game.Status.FINISHED
-    assert turns >= 3
+    assert turns >= 3 and (summaries >= 1 or target < 13)  # 12 points a hand
     assert page.locator("[data-your-place]").is_visible()
 
 
@@ -106,3 +114,41 @@ def test_in_every_language_the_table_fits_a_phone_on_your_turn(
         page.wait_for_selector(PLAYABLE)
         assert page.locator("html").get_attribute("lang") == language
         assert out_of_view(page, height) == {}, language
+
+
+def test_what_would_win_marks_each_card_and_stays_on_until_turned_off(
+    live_server_url, new_page, django_user_model
+):
+    page = new_page()
+    page.set_viewport_size({"width": 360, "height": 740})
+    game = casual_game(page, live_server_url, "helpme", django_user_model, "en", target=13)
+    page.wait_for_selector(PLAYABLE)
+    toggle = page.locator("[data-action=rules-help]")
+    assert toggle.get_attribute("aria-pressed") == "false"
+    assert all(not mark.is_visible() for mark in page.locator("#hand .verdict").all())
+    toggle.click()
+    assert toggle.get_attribute("aria-pressed") == "true"
+    marked = 0
+    for _ in range(12):  # turns: a lead has no marks; a second or third card has one each
+        page.wait_for_selector(PLAYABLE)
+        cards = page.locator("#hand button.card").count()
+        verdicts = page.locator("#hand [data-verdict] .verdict")
+        if verdicts.count():
+            assert verdicts.count() == cards and all(
+                verdicts.nth(i).is_visible() for i in range(cards)
+            )
+            assert out_of_view(page, 740) == {}  # the marks take no room of their own
+            marked += 1
+        assert page.locator("[data-action=rules-help]").get_attribute("aria-pressed") == "true"
+        before = board_moves(page)
+        page.locator(PLAYABLE).last.click()
+        page.wait_for_function(
+            "moves => Number(document.querySelector('#board').dataset.moves) > moves", arg=before
+        )
+    assert marked >= 1  # (leading all 12 turns would take winning every trick)
+    page.goto(f"{live_server_url}/games/{game.pk}/")  # kept in this browser
+    page.wait_for_selector(PLAYABLE)
+    assert page.locator("body.rules-help").count() == 1
+    page.locator("[data-action=rules-help]").click()
+    assert page.locator("body.rules-help").count() == 0
+    assert all(not mark.is_visible() for mark in page.locator("#hand .verdict").all())

@@ -190,3 +190,70 @@ def test_the_trick_just_won_is_shown_once_with_why_it_was_won(client, alice):
     assert 'class="trick-result"' in trick and 'class="why"' in trick
     assert re.search(r'<span class="why">[^<]{20,}</span>', trick)  # the trick case, in words
     assert 'id="last-trick"' not in html  # not a second time beside it
+
+
+def hand_of(html: str) -> list[str]:
+    return re.findall(r'data-card="([^"]+)"', section(html, "hand"))
+
+
+def test_between_hands_the_table_sums_up_the_hand_just_over(client, alice):
+    game = services.game_create(
+        creator=alice, target=40, seat_kinds=["me", "random", "random"], is_rated=False
+    )
+    client.force_login(alice)
+    summaries = []
+    while Game.objects.get(pk=game.pk).moves < 52:  # a whole hand and a trick of the next
+        serve_due(game.pk)
+        game = Game.objects.get(pk=game.pk)
+        html = page(client, game)
+        found = re.search(r'data-hand-summary="(\d+)"(.*?)</p>', html, re.S)
+        summaries.append((game.moves, found and found[1], found and found[2]))
+        if game.to_play == 0:
+            flow.play_card(game_id=game.pk, user=alice, card=hand_of(html)[0])
+    state = game_load(Game.objects.get(pk=game.pk)).state
+    points = [0, 0, 0]
+    for trick in state.hand_log[0].tricks:
+        points[trick.winner] += trick.points
+    shown = [(moves, text) for moves, number, text in summaries if number]
+    assert shown and all(48 <= moves < 51 for moves, _ in shown)  # until hand 2's first trick
+    for seat, value in enumerate(points):
+        pattern = rf'data-hand-points-seat="{seat}">[^<]+<strong>\+{value}</strong>'
+        assert re.search(pattern, shown[0][1])
+    assert sum(points) == 12 and all(number in (None, "1") for _, number, _ in summaries)
+
+
+def test_the_lobby_puts_the_tables_where_it_is_your_turn_first(client, alice, bob):
+    waiting_on_bob = services.game_create(
+        creator=bob, target=10, seat_kinds=["me", "open", "random"]
+    )
+    services.seat_join(game_id=waiting_on_bob.pk, user=alice)
+    mine = services.game_create(creator=alice, target=10, seat_kinds=["me", "random", "random"])
+    serve_due(mine.pk)  # the bots play until it is Alice's turn
+    serve_due(waiting_on_bob.pk)
+    games = {game.pk: game for game in Game.objects.all()}
+    client.force_login(alice)
+    lobby = client.get("/games/").content.decode()
+    yours = re.search(r"<h2>Your games</h2>(.*?)</ul>", lobby, re.S)[1]
+    rows = re.findall(r'<li class="game-row( my-turn)?" data-game="(\d+)"', yours)
+    turn = {int(pk): bool(flag) for flag, pk in rows}
+    assert sorted(turn) == sorted(games)
+    for pk, game in games.items():
+        seat = game.seats.get(user=alice).number
+        assert turn[pk] == (game.to_play == seat), pk
+    assert [flag for flag, _ in rows] == sorted((flag for flag, _ in rows), reverse=True)
+
+
+def test_the_history_says_which_place_a_lost_game_took(client, alice):
+    game = play_out(
+        services.game_create(creator=alice, target=3, seat_kinds=["me", "random", "random"]),
+        alice,
+    )
+    game_rate(game_id=game.pk)
+    rank = RatingEvent.objects.get(game=game, seat=0).rank
+    html = client.get("/players/alice/games/").content.decode()
+    cell = re.search(r'<td class="result-(\w+)" data-place="(\d)">(.*?)</td>', html, re.S)
+    assert int(cell[2]) == rank
+    if rank > 1:
+        assert cell[1] == "lost" and ("2nd" if rank == 2 else "3rd") in cell[3]
+    else:
+        assert cell[1] == "won"
