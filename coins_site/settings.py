@@ -287,6 +287,9 @@ COINS_HEADER_TIMEOUT = float(os.environ.get("COINS_HEADER_TIMEOUT", "10"))
 # Game play: the pause before a bot plays (so people can follow the trick). How long a bot
 # thinks is the bot's own budget (games/engine/bots), the same everywhere it plays.
 COINS_BOT_PAUSE = float(os.environ.get("COINS_BOT_PAUSE", "0.8"))
+# Seconds between a table runner's looks at the schedule when nothing was due: how late a
+# bot's card may come after its pause (one small query per look and process).
+COINS_RUNNER_POLL = float(os.environ.get("COINS_RUNNER_POLL", "0.1"))
 # A bot leading the next trick waits at least this long, so everyone sees who took the last
 # one (only when bots pause at all).
 COINS_TRICK_PAUSE = float(os.environ.get("COINS_TRICK_PAUSE", "1.5"))

@@ -11,11 +11,10 @@ from django.views import View
 from django.views.generic import FormView, TemplateView
 
 from accounts.selectors import wants_turn_sound
-from games.board.card_names import SUIT_NAMES
 from games.board.refusals import refusal_text
 from games.board.render import viewer_context
+from games.board.rules_page import rules_context
 from games.engine import IllegalPlay, record_json
-from games.engine.cards import SUIT_LETTERS
 from games.forms import FindGameForm, GameCreateForm, QuickPlayForm
 from games.history import games as history
 from games.history import queries as selectors
@@ -41,9 +40,7 @@ class RulesView(TemplateView):
     template_name = "games/rules.html"
 
     def get_context_data(self, **kwargs):
-        context = super().get_context_data(**kwargs)
-        context["suits"] = list(zip(SUIT_LETTERS, SUIT_NAMES, strict=True))
-        return context
+        return {**super().get_context_data(**kwargs), **rules_context()}
 
 
 class LobbyView(TemplateView):

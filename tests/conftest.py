@@ -31,3 +31,14 @@ def flush_by_delete():
     DatabaseOperations.sql_flush = sql_flush
     yield
     DatabaseOperations.sql_flush = truncate
+
+
+@pytest.fixture(autouse=True)
+def english_after_each_test():
+    """A request in another language leaves that language active in the thread: put English
+    back, so a later test on this worker does not read another language's messages."""
+    yield
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)

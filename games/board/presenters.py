@@ -88,7 +88,10 @@ def table_context(
         hand=[
             {
                 **card_info(card),
-                "play_label": _("Play the %(name)s") % {"name": card_label(card)},
+                "play_label": (
+                    _("Play the %(name)s") if verdict is not None else _("Play the %(name)s next")
+                )
+                % {"name": card_label(card)},
                 "verdict": verdict,
             }
             for card, verdict in _verdicts(view, game.is_running)
@@ -130,11 +133,11 @@ def trick_verdict(trick, card: int, unseen) -> str:
     return ""
 
 
-def _verdicts(view: SeatView, running: bool) -> list[tuple[int, str]]:
+def _verdicts(view: SeatView, running: bool) -> list[tuple[int, str | None]]:
     """The viewer's hand in order, each card with its rules-help verdict on their turn."""
     cards = hand_order(view.hand)
     if not (running and view.my_turn):
-        return [(card, "") for card in cards]
+        return [(card, None) for card in cards]  # None: not now (a card may be chosen next)
     unseen = view.unseen_cards() if len(view.trick) == 1 else ()
     return [(card, trick_verdict(view.trick, card, unseen)) for card in cards]
 

@@ -151,15 +151,8 @@ class GameState:
             len(self.hand_log),
             self.hand_log[-1].dealer,
             self.winner,
-            previous_hand=self._hand_points(-2) if len(self.hand_log) > 1 else None,
+            previous_tricks=self.hand_log[-2].tricks if len(self.hand_log) > 1 else None,
         )
-
-    def _hand_points(self, index: int) -> tuple[int, int, int]:
-        """The points each seat took in hand ``index`` of the log (public: every trick is)."""
-        points = [0, 0, 0]
-        for trick in self.hand_log[index].tricks:
-            points[trick.winner] += trick.points
-        return tuple(points)
 
     def spectator_view(self) -> SeatView:
         return self.view_for(None)

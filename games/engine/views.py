@@ -20,7 +20,7 @@ class SeatView:
         "last_trick",
         "leader",
         "played",
-        "previous_hand",
+        "previous_tricks",
         "scores",
         "seat",
         "target",
@@ -46,7 +46,7 @@ class SeatView:
         hand_number,
         dealer,
         winner,
-        previous_hand=None,
+        previous_tricks=None,
     ):
         self.seat = seat  # None for a spectator
         self.target = target
@@ -62,7 +62,18 @@ class SeatView:
         self.hand_number = hand_number
         self.dealer = dealer
         self.winner = winner
-        self.previous_hand = previous_hand  # points each seat took in the last whole hand
+        self.previous_tricks = previous_tricks  # the last whole hand's tricks (public), or None
+
+    @property
+    def previous_hand(self) -> tuple[int, int, int] | None:
+        """The points each seat took in the last whole hand (None during the first). Worked
+        out when asked: bots make many views and never ask."""
+        if self.previous_tricks is None:
+            return None
+        points = [0, 0, 0]
+        for trick in self.previous_tricks:
+            points[trick.winner] += trick.points
+        return tuple(points)
 
     @property
     def is_over(self) -> bool:

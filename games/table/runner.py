@@ -33,7 +33,7 @@ from games.table.thinking import choose_elsewhere
 
 log = logging.getLogger(__name__)
 
-POLL = 0.1  # seconds between looks at the schedule when nothing was due
+POLL = settings.COINS_RUNNER_POLL  # seconds between looks at the schedule when nothing was due
 IDLE_WORK_EVERY = 1.0  # seconds between two rounds of other apps' background work
 THINKING_AT_ONCE = settings.COINS_THINKING_PROCESSES  # searches at once per runner (one per
 # worker process); the others wait their turn
@@ -139,7 +139,7 @@ async def run_tables_forever() -> None:
                     # a while, and the tables keep moving meanwhile
                     idle_since = now
                     idle_task = asyncio.create_task(_idle_work_logged())
-                await asyncio.sleep(POLL)
+                await asyncio.sleep(settings.COINS_RUNNER_POLL)
         except asyncio.CancelledError:
             raise
         except Exception:  # a database restart, say: log it and keep the tables going

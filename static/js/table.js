@@ -21,6 +21,35 @@
       showRulesHelp(on);
     }
   });
+  // Playing ahead: while others play, a click on a card chooses it (again: un-chooses it);
+  // the first board of your turn plays it, as if clicked then. The server checks it as any
+  // card (a card chosen stays in your hand: only you play your cards).
+  var chosen = null;
+  document.addEventListener("click", function (event) {
+    var card = event.target.closest && event.target.closest("#hand button.card[data-premove]");
+    if (!card || card.disabled) { return; }
+    chosen = chosen === card.dataset.card ? null : card.dataset.card;
+    showChosen();
+  });
+  function showChosen() {
+    document.querySelectorAll("#hand button.card").forEach(function (button) {
+      var on = chosen !== null && button.dataset.card === chosen;
+      button.classList.toggle("chosen", on);
+      if (button.hasAttribute("data-premove")) { button.setAttribute("aria-pressed", on ? "true" : "false"); }
+    });
+  }
+  function playChosen() {
+    var board = document.getElementById("board");
+    if (!board || board.dataset.status !== "in_progress") { chosen = null; return; }
+    showChosen();
+    if (chosen === null || board.dataset.yourTurn !== "true" || document.body.dataset.ws !== "open") { return; }
+    var card = document.querySelector('#hand.can-play button.card[data-card="' + chosen + '"]:not([disabled])');
+    chosen = null;
+    if (card) { card.click(); }
+  }
+  document.addEventListener("htmx:wsAfterMessage", function (event) {
+    if (String(event.detail.message || "").indexOf('id="board"') !== -1) { playChosen(); }
+  });
   // Rules help ("What would win?"): the person's choice, kept in this browser, survives the
   // boards the socket swaps in.
   function showRulesHelp(on) {

@@ -7,6 +7,11 @@ import re
 import pytest
 
 from accounts.models import Profile
+from games.engine import CARD_CODES
+from games.models import Game, Play
+from games.table import flow
+from games.table import seats as services
+from games.table.loading import game_load
 
 from .actions import PLAYABLE, play_to_the_end, sign_up, wait_for_a_push
 
@@ -94,3 +99,46 @@ def test_two_people_join_one_table_and_play_it_to_the_end(two_server_urls, new_p
     assert ann.url.split("/games/")[1] == ben.url.split("/games/")[1]  # one table
     for page in (ann, ben):
         page.wait_for_selector("#board[data-status='in_progress'] #hand")
+
+
+def test_a_card_chosen_while_others_play_is_played_when_the_turn_comes(
+    two_server_urls, new_page, django_user_model
+):
+    """Playing ahead: Ann picks her next card while Ben and Carol play (here, by the test,
+    through the other server's channel layer); it is played the moment her turn comes, with
+    no click then, and the server checks it as any card."""
+    ann = new_page()
+    base = two_server_urls[0]
+    sign_up(ann, base, "ann")
+    users = [django_user_model.objects.get(username="ann")] + [
+        django_user_model.objects.create_user(name) for name in ("ben", "carol")
+    ]
+    game = services.game_create(
+        creator=users[0], target=10, seat_kinds=["me", "open", "open"], is_rated=False
+    )
+    for seat in (1, 2):
+        services.seat_join(game_id=game.pk, user=users[seat], seat_number=seat)
+    ann.goto(f"{base}/games/{game.pk}/")
+    ann.wait_for_selector("body[data-ws='open']")
+
+    def others_play_until_anns_turn() -> None:
+        while (row := Game.objects.get(pk=game.pk)).to_play != 0:
+            card = game_load(row).state.hands[row.to_play][0]
+            flow.play_card(game_id=game.pk, user=users[row.to_play], card=CARD_CODES[card])
+
+    if Game.objects.get(pk=game.pk).to_play == 0:  # Ann leads: she plays, then it is theirs
+        ann.wait_for_selector(PLAYABLE)
+        ann.locator(PLAYABLE).last.click()
+    ann.wait_for_selector("#hand button.card[data-premove]")
+    chosen = ann.locator("#hand button.card[data-premove]").nth(2)
+    code = chosen.get_attribute("data-card")
+    chosen.click()
+    assert chosen.get_attribute("aria-pressed") == "true"
+    ann.locator("#hand button.card[data-premove]").nth(3).click()  # changed her mind...
+    ann.locator("#hand button.card[data-premove]").nth(2).click()  # ...and back
+    assert ann.locator("#hand button.card.chosen").count() == 1
+    others_play_until_anns_turn()
+    ann.wait_for_function(
+        "code => !document.querySelector(`#hand [data-card='${code}']`)", arg=code
+    )
+    assert Play.objects.filter(game=game, seat=0).order_by("-sequence").first().card == code

@@ -213,7 +213,11 @@ def test_players_see_their_own_hand_playable_on_their_turn_spectators_none(
         turn = seat.number == game.to_play
         assert sorted(hand_cards(html)) == sorted(hand_of(game, seat.number))
         buttons = re.findall(r"<button[^>]*data-card=[^>]*>", html)
-        assert len(buttons) == 16 and sum("disabled" in b for b in buttons) == (0 if turn else 16)
+        assert len(buttons) == 16
+        # On your turn each card submits; otherwise a card only chooses what to play next.
+        submitting = sum('type="submit" name="card"' in b for b in buttons)
+        ahead = sum('type="button"' in b and "data-premove" in b for b in buttons)
+        assert (submitting, ahead) == ((16, 0) if turn else (0, 16))
         assert can_play(html) == turn and f'data-your-turn="{str(turn).lower()}"' in html
         assert all(f'data-score-seat="{number}"' in html for number in range(3))
         assert "<strong>15</strong>" in html and WATCHING not in html
