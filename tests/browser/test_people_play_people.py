@@ -3,8 +3,10 @@ end by clicking, with JavaScript on. With Redis (CI) each person is on a Daphne 
 """
 
 import re
+import threading
 
 import pytest
+from django.db import connection
 
 from accounts.models import Profile
 from games.engine import CARD_CODES
@@ -122,9 +124,12 @@ def test_a_card_chosen_while_others_play_is_played_when_the_turn_comes(
     ann.wait_for_selector("body[data-ws='open']")
 
     def others_play_until_anns_turn() -> None:
-        while (row := Game.objects.get(pk=game.pk)).to_play != 0:
-            card = game_load(row).state.hands[row.to_play][0]
-            flow.play_card(game_id=game.pk, user=users[row.to_play], card=CARD_CODES[card])
+        try:
+            while (row := Game.objects.get(pk=game.pk)).to_play != 0:
+                card = game_load(row).state.hands[row.to_play][0]
+                flow.play_card(game_id=game.pk, user=users[row.to_play], card=CARD_CODES[card])
+        finally:
+            connection.close()  # this thread's own connection
 
     if Game.objects.get(pk=game.pk).to_play == 0:  # Ann leads: she plays, then it is theirs
         ann.wait_for_selector(PLAYABLE)
@@ -137,7 +142,11 @@ def test_a_card_chosen_while_others_play_is_played_when_the_turn_comes(
     ann.locator("#hand button.card[data-premove]").nth(3).click()  # changed her mind...
     ann.locator("#hand button.card[data-premove]").nth(2).click()  # ...and back
     assert ann.locator("#hand button.card.chosen").count() == 1
-    others_play_until_anns_turn()
+    # From a thread of their own: this thread runs Playwright's event loop, in which Django
+    # cannot push to the channel layer (the page would only catch up seconds later).
+    others = threading.Thread(target=others_play_until_anns_turn)
+    others.start()
+    others.join()
     ann.wait_for_function(
         "code => !document.querySelector(`#hand [data-card='${code}']`)", arg=code
     )

@@ -25,15 +25,23 @@ IN_VIEW = (
 
 
 def out_of_view(page, height: int) -> dict:
-    """The parts of the table not wholly on the screen as it is (no scrolling done)."""
-    found = {}
-    for spot in IN_VIEW:
-        box = page.locator(spot).first.bounding_box()
-        if not box or box["y"] < 0 or box["y"] + box["height"] > height:
-            found[spot] = box
-    if page.evaluate("() => window.scrollY"):
-        found["scrolled"] = page.evaluate("() => window.scrollY")
-    return found
+    """The parts of the table not wholly on the screen as it is (no scrolling done), in one
+    look at the page."""
+    return page.evaluate(
+        """([spots, height]) => {
+          const found = {};
+          for (const spot of spots) {
+            const element = document.querySelector(spot);
+            const box = element && element.getBoundingClientRect();
+            if (!box || box.top < 0 || box.bottom > height) {
+              found[spot] = box && [box.top, box.bottom];
+            }
+          }
+          if (window.scrollY) { found.scrolled = window.scrollY; }
+          return found;
+        }""",
+        [list(IN_VIEW), height],
+    )
 
 
 def casual_game(
