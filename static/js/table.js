@@ -185,20 +185,69 @@
   // by default) when the turn comes to you.
   var page = document.querySelector(".table-page");
   var baseTitle = document.title, wasMyTurn = null, audio = null;
-  function beep() {
+  // One short tone at the person's volume (0..1, kept in this browser; 0.6 at first).
+  function stored(key, fallback) {
+    try { var value = window.localStorage.getItem(key); return value === null ? fallback : value; } catch (e) { return fallback; }
+  }
+  function keep(key, value) { try { window.localStorage.setItem(key, value); } catch (e) { /* private mode */ } }
+  function volume() { return Math.max(0, Math.min(1, Number(stored("coins.volume", "60")) / 100)); }
+  function tone(frequency, length, loudness, counter) {
+    if (volume() === 0) { return; }
     try {
       audio = audio || new (window.AudioContext || window.webkitAudioContext)();
-      var now = audio.currentTime, tone = audio.createOscillator(), gain = audio.createGain();
-      tone.frequency.value = 660;
+      var now = audio.currentTime, wave = audio.createOscillator(), gain = audio.createGain();
+      wave.frequency.value = frequency;
       gain.gain.setValueAtTime(0.0001, now);
-      gain.gain.exponentialRampToValueAtTime(0.15, now + 0.02);
-      gain.gain.exponentialRampToValueAtTime(0.0001, now + 0.25);
-      tone.connect(gain).connect(audio.destination);
-      tone.start(now);
-      tone.stop(now + 0.3);
-      document.body.dataset.turnSounds = String(Number(document.body.dataset.turnSounds || 0) + 1);
-    } catch (error) { /* no audio here: the title still says it */ }
+      gain.gain.exponentialRampToValueAtTime(Math.max(0.0002, loudness * volume()), now + 0.01);
+      gain.gain.exponentialRampToValueAtTime(0.0001, now + length);
+      wave.connect(gain).connect(audio.destination);
+      wave.start(now);
+      wave.stop(now + length + 0.05);
+      document.body.dataset[counter] = String(Number(document.body.dataset[counter] || 0) + 1);
+    } catch (error) { /* no audio here: the page says it all in words */ }
   }
+  function beep() { tone(660, 0.25, 0.25, "turnSounds"); }
+  // Card sounds (off at first, a choice kept in this browser): a tick for each card that
+  // lands, a lower note when a trick is taken.
+  var movesHeard = null, tricksHeard = null;
+  function cardSoundsOn() { return stored("coins.cardSounds", "") === "1"; }
+  function showSoundSettings() {
+    document.querySelectorAll("[data-action=card-sounds]").forEach(function (button) {
+      button.setAttribute("aria-pressed", cardSoundsOn() ? "true" : "false");
+    });
+    document.querySelectorAll("[data-volume]").forEach(function (slider) {
+      slider.value = String(Math.round(volume() * 100));
+    });
+  }
+  function soundTheCards() {
+    var board = document.getElementById("board");
+    if (!board) { return; }
+    var moves = Number(board.dataset.moves), trick = document.getElementById("trick");
+    var won = trick && trick.classList.contains("complete") ? trick.dataset.trick : null;
+    if (cardSoundsOn() && movesHeard !== null && moves > movesHeard) {
+      tone(1100, 0.06, 0.2, "cardSounds");
+      if (won && won !== tricksHeard) { tone(330, 0.3, 0.25, "trickSounds"); }
+    }
+    movesHeard = moves;
+    if (won) { tricksHeard = won; }
+  }
+  document.addEventListener("click", function (event) {
+    if (event.target.closest && event.target.closest("[data-action=card-sounds]")) {
+      keep("coins.cardSounds", cardSoundsOn() ? "" : "1");
+      showSoundSettings();
+      if (cardSoundsOn()) { tone(1100, 0.06, 0.2, "cardSounds"); }  // what it sounds like
+    }
+  });
+  document.addEventListener("change", function (event) {
+    if (event.target.matches && event.target.matches("[data-volume]")) {
+      keep("coins.volume", event.target.value);
+      tone(660, 0.15, 0.25, "volumeSounds");  // the new volume, heard at once
+    }
+  });
+  document.addEventListener("DOMContentLoaded", function () { showSoundSettings(); soundTheCards(); });
+  document.addEventListener("htmx:wsAfterMessage", function (event) {
+    if (String(event.detail.message || "").indexOf('id="board"') !== -1) { soundTheCards(); }
+  });
   function showTurn() {
     var board = document.getElementById("board");
     if (!page || !board) { return; }

@@ -160,3 +160,37 @@ def test_what_would_win_marks_each_card_and_stays_on_until_turned_off(
     page.locator("[data-action=rules-help]").click()
     assert page.locator("body.rules-help").count() == 0
     assert all(not mark.is_visible() for mark in page.locator("#hand .verdict").all())
+
+
+def test_card_sounds_are_off_until_chosen_and_follow_the_volume(
+    live_server_url, new_page, django_user_model
+):
+    page = new_page()
+    page.set_viewport_size({"width": 360, "height": 740})
+    casual_game(page, live_server_url, "ears", django_user_model, "en", target=13)
+
+    def heard() -> int:
+        return int(page.evaluate("() => document.body.dataset.cardSounds || '0'"))
+
+    def play_one() -> None:
+        page.wait_for_selector(PLAYABLE)
+        before = board_moves(page)
+        page.locator(PLAYABLE).last.click()
+        page.wait_for_function(
+            "moves => Number(document.querySelector('#board').dataset.moves) > moves", arg=before
+        )
+
+    play_one()
+    assert heard() == 0  # off at first
+    sounds = page.locator("[data-action=card-sounds]")
+    sounds.click()
+    assert sounds.get_attribute("aria-pressed") == "true" and heard() == 1  # a sample tick
+    play_one()
+    page.wait_for_function("() => Number(document.body.dataset.cardSounds) >= 2")
+    page.locator("[data-volume]").fill("0")  # silent: chosen, but nothing to hear
+    page.reload()
+    page.wait_for_selector(PLAYABLE)
+    assert page.locator("[data-action=card-sounds]").get_attribute("aria-pressed") == "true"
+    assert page.locator("[data-volume]").input_value() == "0"
+    play_one()
+    assert heard() == 0
