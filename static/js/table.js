@@ -50,6 +50,18 @@
   document.addEventListener("htmx:wsAfterMessage", function (event) {
     if (String(event.detail.message || "").indexOf('id="board"') !== -1) { playChosen(); }
   });
+  // A new deal: the hand's cards fly in (CSS), once, when the board brings another hand.
+  var handSeen = null;
+  function dealIfNew() {
+    var board = document.getElementById("board"), hand = document.getElementById("hand");
+    if (!board) { return; }
+    if (hand && handSeen !== null && board.dataset.hand !== handSeen) { hand.classList.add("dealt"); }
+    handSeen = board.dataset.hand;
+  }
+  document.addEventListener("DOMContentLoaded", dealIfNew);
+  document.addEventListener("htmx:wsAfterMessage", function (event) {
+    if (String(event.detail.message || "").indexOf('id="board"') !== -1) { dealIfNew(); }
+  });
   // Rules help ("What would win?"): the person's choice, kept in this browser, survives the
   // boards the socket swaps in.
   function showRulesHelp(on) {

@@ -73,14 +73,23 @@ def test_a_whole_game_on_a_phone_keeps_the_hand_trick_and_scores_on_screen(
     page.emulate_media(color_scheme=scheme)
     username = f"ph{width}{language}"
     game = casual_game(page, live_server_url, username, django_user_model, language, target)
-    turns, summaries = 0, 0
+    turns, summaries, landed = 0, 0, 0
     while True:
         page.wait_for_selector(f"#game-result, {PLAYABLE}")
         if page.locator("#game-result").count():
             break
         turns += 1
         assert out_of_view(page, height) == {}, (turns, language)
-        summaries += page.locator("[data-hand-summary]").count()
+        if page.locator("[data-hand-summary]").count():  # a new hand: dealt in, once
+            summaries += 1
+            assert page.locator("#hand.dealt").count() == 1
+        # The card just played lands from its player's side (the CSS rule, not its timing).
+        landing = page.evaluate(
+            "() => { const card = document.querySelector('#trick:not(.complete) .played.newest');"
+            " return card && getComputedStyle(card).animationName; }"
+        )
+        assert landing in (None, "land-from-below", "land-from-left", "land-from-right")
+        landed += landing is not None
         if page.locator("#trick.complete").count():  # the trick just won, in the middle
             assert page.locator("#last-trick").count() == 0  # once, not twice
             assert page.locator("#trick .why").is_visible()
@@ -96,6 +105,7 @@ def test_a_whole_game_on_a_phone_keeps_the_hand_trick_and_scores_on_screen(
         )
     assert Game.objects.get(pk=game.pk).status == Game.Status.FINISHED
     assert turns >= 3 and (summaries >= 1 or target < 13)  # 12 points a hand
+    assert landed or turns < 3
     assert page.locator("[data-your-place]").is_visible()
 
 
