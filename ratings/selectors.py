@@ -13,12 +13,11 @@ from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Subquery
 
 from accounts.selectors import public_name
 from common.paging import Keys, SeekPage, load_float, seek
-from games.engine.ranking import ranks_of
 from games.history.privacy import seen_by
 from games.models import Game, Seat
 
 from .models import Leaderboard, PlayerRating, RatingEvent, Standing, display_rating
-from .services import MODEL
+from .services import rated_events
 
 
 def board_events(board: Leaderboard) -> QuerySet[RatingEvent]:
@@ -177,12 +176,16 @@ def leaving_cost(game_id: int, seat: int) -> dict:
         found.get((None, s.bot) if s.is_bot else (s.user_id, "")) or PlayerRating()
         for s in seats
     ]
-    leavers = {seat} | {s.number for s in seats if s.stand_in}
-    ranks = ranks_of([s.score for s in seats], None, leavers)
-    teams = MODEL.rate([[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in ratings], ranks=ranks)
-    after = teams[seat][0]
-    mine = ratings[seat]
-    return {"delta": display_rating(after.mu, after.sigma) - display_rating(mine.mu, mine.sigma)}
+    events = rated_events(  # the rule game_rate applies, to the game as it stands
+        game_id=game_id,
+        ratings=ratings,
+        scores=[s.score for s in seats],
+        winner=None,
+        leavers={seat} | {s.number for s in seats if s.stand_in},
+    )
+    mine = events[seat]
+    after = display_rating(mine.mu_after, mine.sigma_after)
+    return {"delta": after - display_rating(mine.mu_before, mine.sigma_before)}
 
 
 def highest_ratings(limit: int = 20) -> list[dict]:

@@ -17,7 +17,7 @@
     var help = event.target.closest && event.target.closest("[data-action=rules-help]");
     if (help) {
       var on = !document.body.classList.contains("rules-help");
-      try { window.localStorage.setItem("coins.rulesHelp", on ? "1" : ""); } catch (e) { /* private mode */ }
+      keep("coins.rulesHelp", on ? "1" : "");
       showRulesHelp(on);
     }
   });
@@ -70,9 +70,7 @@
       button.setAttribute("aria-pressed", on ? "true" : "false");
     });
   }
-  function rulesHelpChosen() {
-    try { return window.localStorage.getItem("coins.rulesHelp") === "1"; } catch (e) { return false; }
-  }
+  function rulesHelpChosen() { return stored("coins.rulesHelp", "") === "1"; }
   document.addEventListener("DOMContentLoaded", function () { showRulesHelp(rulesHelpChosen()); });
   document.addEventListener("htmx:wsAfterMessage", function () { showRulesHelp(rulesHelpChosen()); });
   // The banner's words come from the page, in the viewer's language (data-connecting...).
