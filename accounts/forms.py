@@ -83,12 +83,16 @@ def language_choices() -> list[tuple[str, str]]:
 class ProfileForm(forms.ModelForm):
     class Meta:
         model = Profile
-        fields = ("display_name", "language", "show_hints", "turn_sound")
+        fields = ("display_name", "language", "show_hints", "turn_sound", "trick_pause")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["language"].choices = language_choices()
         self.fields["display_name"].widget.attrs["autocomplete"] = "nickname"
+        self.fields["trick_pause"].required = False  # left out: the normal pace
+
+    def clean_trick_pause(self) -> str:
+        return self.cleaned_data.get("trick_pause") or "normal"
 
     def clean_display_name(self) -> str:
         name = " ".join(self.cleaned_data.get("display_name", "").split())

@@ -35,6 +35,26 @@ class Profile(models.Model):
         default=False,
         help_text=_("Play a short sound when it becomes your turn at a table."),
     )
+    trick_pause = models.CharField(
+        _("pause after a trick"),
+        max_length=6,
+        choices=[("fast", _("Fast")), ("normal", _("Normal")), ("slow", _("Slow"))],
+        default="normal",
+        help_text=_(
+            "How long a finished trick stays on the table before a bot leads the next one. "
+            "At a table with other people, the bots wait for the slowest choice."
+        ),
+    )
+    turn_email = models.BooleanField(
+        _("e-mail me when it is my turn"),
+        default=False,
+        help_text=_("In games with a day per card, while you are not at the table."),
+    )
+    turn_push = models.BooleanField(
+        _("notify this device when it is my turn"),
+        default=False,
+        help_text=_("In games with a day per card, a notification from your browser."),
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     # The username's lookalike key (accounts.names.lookalike_key), unique: two names that look
     # alike cannot both exist. Empty (NULL) only for users who already looked like an older

@@ -4,11 +4,13 @@ own housekeeping on the table runners."""
 from datetime import timedelta
 
 from django.contrib.auth.signals import user_logged_out
+from django.db.models.signals import post_save
 from django.dispatch import receiver
 from django.utils import timezone
 
+from accounts.models import Profile
 from accounts.signals import password_changed
-from games.models import Presence
+from games.models import Game, Presence
 from games.realtime.push import end_user_sockets
 from games.signals import runner_idle
 
@@ -22,6 +24,17 @@ def close_sockets_on_logout(sender, request, user, **kwargs):
 @receiver(password_changed, dispatch_uid="games.close_sockets_on_password_change")
 def close_sockets_on_password_change(sender, user, **kwargs):
     end_user_sockets(user.pk)
+
+
+@receiver(post_save, sender=Profile, dispatch_uid="games.tables_see_profile_changes")
+def tables_see_profile_changes(sender, instance, created, update_fields=None, **kwargs):
+    """A person's tables load their seats afresh after a change of profile (their name, the
+    pause after a trick): every process's cached copy of a game is for its last save."""
+    if created or (update_fields is not None and "trick_pause" not in update_fields):
+        return
+    Game.objects.filter(
+        seats__user_id=instance.user_id, status=Game.Status.IN_PROGRESS
+    ).update(updated_at=timezone.now())
 
 
 @receiver(runner_idle, dispatch_uid="games.forget_dead_sockets")

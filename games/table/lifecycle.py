@@ -135,15 +135,31 @@ def start_game(game: Game) -> None:
     )
 
 
-def schedule(game: Game, seat: Seat, now: datetime, trick_just_won: bool = False) -> None:
+# Each person's "pause after a trick" (``Profile.trick_pause``), as a share of
+# ``COINS_TRICK_PAUSE``.
+TRICK_PAUSE_SHARES = {"fast": 0.4, "normal": 1.0, "slow": 2.0}
+
+
+def trick_pause(seats: list[Seat]) -> float:
+    """Seconds a bot waits before leading after a trick was won: the slowest choice of the
+    people seated (everyone sees who took the trick), ``COINS_TRICK_PAUSE`` without one."""
+    shares = [
+        TRICK_PAUSE_SHARES.get(getattr(seat.user.profile, "trick_pause", "normal"), 1.0)
+        for seat in seats
+        if seat.user_id and not seat.stand_in and hasattr(seat.user, "profile")
+    ]
+    return settings.COINS_TRICK_PAUSE * max(shares, default=1.0)
+
+
+def schedule(game: Game, seat: Seat, now: datetime, trick_just_won: bool = False, seats=()) -> None:
     """When the table next needs the server, with ``seat`` to play (the caller saves the
-    row). A bot that leads after a trick was won waits ``COINS_TRICK_PAUSE``: the finished
-    trick stays in view."""
+    row). A bot that leads after a trick was won waits the trick pause of the people at
+    ``seats``: the finished trick stays in view."""
     if seat.bot or seat.stand_in:
         game.turn_deadline = None
         pause = settings.COINS_BOT_PAUSE
         if pause and trick_just_won:
-            pause = max(pause, settings.COINS_TRICK_PAUSE)
+            pause = max(pause, trick_pause(list(seats)))
         game.due_at = now + timedelta(seconds=pause)
     elif game.clock:
         game.turn_deadline = now + timedelta(seconds=game.clock)
@@ -190,7 +206,7 @@ def commit(rows: MoveRows, skip_channel: str = "") -> None:
         game.winner_seat = state.winner
     else:
         trick_just_won = not state.trick and state.last_trick is not None
-        schedule(game, loaded.seats[state.to_play], now, trick_just_won)
+        schedule(game, loaded.seats[state.to_play], now, trick_just_won, loaded.seats)
     rows.write()
     if game.is_over:
         seats_settle(game, loaded.seats)

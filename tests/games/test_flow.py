@@ -10,7 +10,7 @@ from games.engine import CARD_CODES, state_from_record
 from games.history.records import game_record
 from games.models import Game, Play, Presence, Seat
 from games.realtime.push import notify_table
-from games.table import flow, rematch
+from games.table import flow, lifecycle, rematch
 from games.table import seats as services
 from games.table.loading import game_load
 from games.table.matchmaking import find_game
@@ -280,10 +280,16 @@ def test_an_ended_game_stays_due_until_it_is_rated(alice, monkeypatch):
     assert game.rating_events.count() == 3
 
 
-def test_a_bot_leading_after_a_trick_waits_so_people_see_who_took_it(alice, settings):
+@pytest.mark.parametrize("choice, trick_pause", [("fast", 0.8), ("normal", 1.5), ("slow", 3.0)])
+def test_a_bot_leading_after_a_trick_waits_so_people_see_who_took_it(
+    alice, settings, choice, trick_pause
+):
     """With bots pausing (the site's setting), a bot that answers waits the bot pause, and
-    one that leads after a won trick waits the longer trick pause: the trick stays in view."""
+    one that leads after a won trick waits the person's chosen trick pause (fast, normal or
+    slow; never shorter than the bot pause): the trick stays in view as long as they like."""
     settings.COINS_BOT_PAUSE, settings.COINS_TRICK_PAUSE = 0.8, 1.5
+    alice.profile.trick_pause = choice
+    alice.profile.save()
     game = services.game_create(creator=alice, target=20, seat_kinds=["me", "random", "random"])
     seen = set()
     for _card in range(60):
@@ -296,10 +302,23 @@ def test_a_bot_leading_after_a_trick_waits_so_people_see_who_took_it(alice, sett
         else:
             leads = not state.trick and state.last_trick is not None
             pause = (fresh.due_at - fresh.updated_at).total_seconds()
-            assert pause == pytest.approx(1.5 if leads else 0.8, abs=0.05), (leads, pause)
+            assert pause == pytest.approx(trick_pause if leads else 0.8, abs=0.05), (leads, pause)
             seen.add(leads)
             serve_due(game.pk, later=LATER)
     assert seen == {True, False}
+
+
+def test_at_a_table_of_people_the_bots_wait_for_the_slowest_reader(alice, bob, settings):
+    settings.COINS_TRICK_PAUSE = 1.5
+    bob.profile.trick_pause = "slow"
+    bob.profile.save()
+    game = clocked_game(alice, bob)
+    seats = game_load(Game.objects.get(pk=game.pk)).seats
+    assert lifecycle.trick_pause(seats) == 3.0
+    bob.profile.trick_pause = "fast"
+    bob.profile.save()
+    seats = game_load(Game.objects.get(pk=game.pk)).seats
+    assert lifecycle.trick_pause(seats) == 1.5  # alice reads at the normal pace
 
 
 def test_a_board_read_just_before_a_move_shows_the_game_as_its_row_says(alice):
