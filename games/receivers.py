@@ -32,9 +32,9 @@ def tables_see_profile_changes(sender, instance, created, update_fields=None, **
     pause after a trick): every process's cached copy of a game is for its last save."""
     if created or (update_fields is not None and "trick_pause" not in update_fields):
         return
-    Game.objects.filter(
-        seats__user_id=instance.user_id, status=Game.Status.IN_PROGRESS
-    ).update(updated_at=timezone.now())
+    Game.objects.filter(seats__user_id=instance.user_id, status=Game.Status.IN_PROGRESS).update(
+        updated_at=timezone.now()
+    )
 
 
 @receiver(runner_idle, dispatch_uid="games.forget_dead_sockets")
