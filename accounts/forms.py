@@ -83,13 +83,29 @@ def language_choices() -> list[tuple[str, str]]:
 class ProfileForm(forms.ModelForm):
     class Meta:
         model = Profile
-        fields = ("display_name", "language", "show_hints", "turn_sound", "trick_pause")
+        fields = (
+            "display_name",
+            "language",
+            "show_hints",
+            "turn_sound",
+            "trick_pause",
+            "turn_email",
+            "turn_push",
+        )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["language"].choices = language_choices()
         self.fields["display_name"].widget.attrs["autocomplete"] = "nickname"
         self.fields["trick_pause"].required = False  # left out: the normal pace
+        if not (settings.COINS_VAPID_PUBLIC_KEY and settings.COINS_VAPID_PRIVATE_KEY):
+            del self.fields["turn_push"]  # Web Push is off unless the site has VAPID keys
+
+    def clean_turn_email(self) -> bool:
+        wanted = self.cleaned_data.get("turn_email", False)
+        if wanted and not self.instance.user.email:
+            raise forms.ValidationError(_("Your account has no e-mail address to write to."))
+        return wanted
 
     def clean_trick_pause(self) -> str:
         return self.cleaned_data.get("trick_pause") or "normal"

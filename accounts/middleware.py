@@ -1,14 +1,17 @@
 """Serve logged-in users in the language they chose in their profile; answer "busy" when the
 server cannot take on a password hash (or a reset mail) right now."""
 
+from datetime import timedelta
+
 from django.shortcuts import render
-from django.utils import translation
+from django.utils import timezone, translation
 
 from coins_site.monitoring import throttled
 
 from . import throttles
 from .hashers import Busy, hashing_for
-from .selectors import preferred_language
+from .models import Profile
+from .selectors import cached_profile, preferred_language
 
 RETRY_AFTER_SECONDS = 2
 
@@ -63,3 +66,27 @@ class BusyMiddleware:
         response = render(request, "accounts/busy.html", status=503)
         response["Retry-After"] = str(RETRY_AFTER_SECONDS)
         return response
+
+
+SEEN_EVERY = timedelta(minutes=1)
+
+
+class SeenMiddleware:
+    """Note when a logged-in person was last served a page, for friends to see who is
+    online: one UPDATE a minute at most, none on other requests (the profile is already
+    loaded for the language)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        user = getattr(request, "user", None)
+        if user is not None and user.is_authenticated:
+            profile = cached_profile(user)
+            now = timezone.now()
+            if profile is not None and (
+                profile.last_seen_at is None or now - profile.last_seen_at >= SEEN_EVERY
+            ):
+                Profile.objects.filter(pk=profile.pk).update(last_seen_at=now)
+                profile.last_seen_at = now
+        return self.get_response(request)

@@ -56,6 +56,9 @@ class Profile(models.Model):
         help_text=_("In games with a day per card, a notification from your browser."),
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    # When a page last served this person (at most once a minute: ``SeenMiddleware``), so
+    # friends see who is online.
+    last_seen_at = models.DateTimeField(_("last seen"), null=True, blank=True, editable=False)
     # The username's lookalike key (accounts.names.lookalike_key), unique: two names that look
     # alike cannot both exist. Empty (NULL) only for users who already looked like an older
     # user's name when the key was introduced.

@@ -132,6 +132,12 @@ class ProfileEditView(LoginRequiredMixin, UpdateView):
     def get_object(self, queryset=None):
         return services.profile_for_editing(self.request.user)
 
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        if "turn_push" in context["form"].fields:  # Web Push is set up on this site
+            context["push_key"] = settings.COINS_VAPID_PUBLIC_KEY
+        return context
+
     def form_valid(self, form):
         profile = services.save_profile(self.request, form)
         messages.success(self.request, _("Your profile has been saved."))

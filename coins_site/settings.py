@@ -51,6 +51,8 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "ratings",
+    "friends",
+    "notifications",
     "axes",
     "coins_site.operations",  # /healthz, /metrics, the runners' heartbeats
 ]
@@ -69,6 +71,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.middleware.PreferredLanguageMiddleware",
+    "accounts.middleware.SeenMiddleware",  # when a person was last here, for their friends
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -290,6 +293,12 @@ COINS_BOT_PAUSE = float(os.environ.get("COINS_BOT_PAUSE", "0.8"))
 # Seconds between a table runner's looks at the schedule when nothing was due: how late a
 # bot's card may come after its pause (one small query per look and process).
 COINS_RUNNER_POLL = float(os.environ.get("COINS_RUNNER_POLL", "0.1"))
+# Web Push ("your turn" in slow games): off unless both VAPID keys are set (``manage.py
+# vapid_keys`` makes a pair). The subject is the operator's contact for push services.
+COINS_VAPID_PUBLIC_KEY = os.environ.get("COINS_VAPID_PUBLIC_KEY", "")
+COINS_VAPID_PRIVATE_KEY = os.environ.get("COINS_VAPID_PRIVATE_KEY", "")
+COINS_VAPID_SUBJECT = os.environ.get("COINS_VAPID_SUBJECT", "mailto:admin@localhost")
+COINS_PUSH_ALLOW_HTTP = False  # tests only: a push service on plain http
 # A bot leading the next trick waits at least this long, so everyone sees who took the last
 # one (only when bots pause at all).
 COINS_TRICK_PAUSE = float(os.environ.get("COINS_TRICK_PAUSE", "1.5"))

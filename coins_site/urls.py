@@ -6,5 +6,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("accounts/", include("accounts.urls")),
     path("leaderboards/", include("ratings.urls")),
+    path("", include("friends.urls")),
+    path("", include("notifications.urls")),
     path("", include("games.urls")),
 ]

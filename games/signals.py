@@ -11,6 +11,11 @@ game_over = Signal()
 # apps' background work rides on the same runners (ratings' recompute requests, for one).
 runner_idle = Signal()
 
+# Sent, with ``game`` and ``seat`` (its ``user`` loaded, with the profile when the table had
+# it), inside the transaction of the change that made it a person's turn at a table with a
+# slow clock (``options.SLOW_CLOCK`` or longer): notifications tell them.
+turn_began = Signal()
+
 # Asked what other apps show on a player's page, with ``player`` and ``viewer``: each
 # receiver returns a dict added to the page's context (ratings: ``rating`` and
 # ``rating_history``).

@@ -26,12 +26,12 @@ from games.history.player_records import seats_dealt, seats_settle
 from games.models import Game, Hand, Presence, Seat
 from games.realtime.presence import STALE_AFTER
 from games.realtime.push import notify_table
-from games.signals import game_over
+from games.signals import game_over, turn_began
 from games.table import state_cache
 from games.table.errors import GameNotFound
 from games.table.loading import LoadedGame, game_load, remember
 from games.table.move_rows import MoveRows
-from games.table.options import QUEUE_BOT
+from games.table.options import QUEUE_BOT, SLOW_CLOCK
 
 IDLE_CHECK = timedelta(minutes=10)  # a table with no clock: how long before we look again
 TABLE_CHECK_EVERY = timedelta(minutes=1)  # a waiting table: how often a runner looks in
@@ -164,6 +164,8 @@ def schedule(game: Game, seat: Seat, now: datetime, trick_just_won: bool = False
     elif game.clock:
         game.turn_deadline = now + timedelta(seconds=game.clock)
         game.due_at = game.turn_deadline
+        if game.clock >= SLOW_CLOCK and seat.user_id:
+            turn_began.send(sender=None, game=game, seat=seat)
     else:
         game.turn_deadline = None
         game.due_at = now + IDLE_CHECK

@@ -18,6 +18,7 @@ CLOCKS = {  # seconds each person has per card (None: no clock)
     60: _("1 minute per card"),
     86400: _("A day per card (slow play)"),
 }
+SLOW_CLOCK = 3600  # a clock this long or longer: people are told when it is their turn
 QUEUE_CLOCKS = (10, 20, 30, 60)  # find-a-game's speeds
 DEFAULT_CLOCK = 30
 WAITS = {  # find-a-game: seconds before bots take the free seats (None: never)

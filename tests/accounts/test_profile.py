@@ -97,11 +97,28 @@ def test_a_display_name_may_not_be_another_players_username(client, ana, django_
 def test_a_logged_in_page_costs_one_query_for_the_profile(client, ana, django_assert_num_queries):
     Profile.objects.filter(user=ana).update(display_name="Ana G.", language="es")
     client.force_login(ana)
+    client.get(reverse("profile_edit"))  # notes when she was here (once a minute at most)
     # Session, user, profile: the middleware, the view and the header share the one profile.
     with django_assert_num_queries(3):
         response = client.get(reverse("profile_edit"))
     assert response["Content-Language"] == "es"
     assert "Ana G." in response.content.decode()
+
+
+def test_a_person_is_noted_as_seen_once_a_minute_at_most(client, ana):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    client.force_login(ana)
+    client.get(reverse("home"))
+    seen = Profile.objects.get(user=ana).last_seen_at
+    assert seen is not None and timezone.now() - seen < timedelta(seconds=10)
+    client.get(reverse("home"))
+    assert Profile.objects.get(user=ana).last_seen_at == seen  # no write a second time
+    Profile.objects.filter(user=ana).update(last_seen_at=seen - timedelta(minutes=2))
+    client.get(reverse("home"))
+    assert Profile.objects.get(user=ana).last_seen_at > seen
 
 
 def test_the_profile_page_creates_a_missing_profile(client, ana):

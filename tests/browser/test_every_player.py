@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from friends import services as friends
 from games.models import Game, Play
 from games.table import seats as services
 from ratings.models import Leaderboard
@@ -57,6 +58,12 @@ def pages_of_every_kind(base: str, user, django_user_model) -> dict[str, str]:
         services.game_create(creator=user, target=5, seat_kinds=["me", "random", "random"]), user
     )
     board = Leaderboard.objects.create(name="All time", slug="all-time")
+    friend = django_user_model.objects.create_user(f"{user.username}f", password="pw-Coins-123")
+    for one, other in ((user, friend), (friend, user)):
+        friends.follow(user=one, username=other.username)
+    friends.invite_to_new_table(
+        sender=friend, username=user.username, target=10, clock=None, third_seat="open", rated=True
+    )
     return {
         "home": "/",
         "rules": "/rules/",
@@ -69,6 +76,8 @@ def pages_of_every_kind(base: str, user, django_user_model) -> dict[str, str]:
         "player": f"/players/{user.username}/",
         "history": f"/players/{user.username}/games/",
         "settings": "/accounts/profile/",
+        "friends": "/friends/",
+        "invite a friend": f"/friends/invite/{friend.username}/",
         "leaderboards": "/leaderboards/",
         "leaderboard": f"/leaderboards/{board.slug}/",
     }
