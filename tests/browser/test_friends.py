@@ -10,6 +10,7 @@ from friends.models import TableInvite
 from games.models import Game, Seat
 
 from .actions import PLAYABLE, sign_up, wait_for_a_push
+from .conftest import ARTIFACTS
 
 pytestmark = pytest.mark.browser
 
@@ -37,6 +38,7 @@ def test_friends_follow_each_other_and_one_invites_the_other(live_server_url, ne
     assert friend.get_attribute("data-status") == "online"  # he was just on a page
     fits = "() => document.documentElement.scrollWidth <= window.innerWidth"
     assert ann.evaluate(fits)
+    ann.screenshot(path=ARTIFACTS / "friends-lobby-360-dark.png", full_page=True)
     friend.locator("[data-action=invite-friend]").click()
     ann.wait_for_url(re.compile(r"/friends/invite/ben/$"))
     ann.check("input[name=target][value='0']")
@@ -50,6 +52,7 @@ def test_friends_follow_each_other_and_one_invites_the_other(live_server_url, ne
 
     ben.goto(f"{base}/games/")
     ben.wait_for_selector("[data-invitation]")
+    ben.screenshot(path=ARTIFACTS / "friends-invitation-1280.png")
     ben.click("[data-action=accept-invitation]")
     ben.wait_for_url(re.compile(rf"/games/{game.pk}/"))
     wait_for_a_push(ben)
