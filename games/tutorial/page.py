@@ -12,7 +12,6 @@ from django.utils.translation import ngettext
 from games.board.card_names import SUIT_NAMES, card_label, trick_why
 from games.board.presenters import card_info, hand_order, played_cards, trick_verdict
 from games.board.rules_page import case_name
-from games.engine import rank_of
 from games.engine.tricks import PAIR, THREE_SUITS
 from games.tutorial.lesson import LAST, LEAD, RESULT, STEPS, TURN, Lesson, TrickLesson, TurnLesson
 from games.tutorial.script import ANA, LEARNER, LEO, TRICKS
@@ -110,10 +109,14 @@ def turn_explained(turn: TurnLesson, view, names: list[str]) -> dict:
                 "winner": SUIT_NAMES[case.suit],
             }
         )
-    for card in turn.pair_with:
+    if turn.pair_with:
+        first, second = (SUIT_NAMES[card // 12] for card in turn.pair_with)
         lines.append(
-            _("A card of %(suit)s would pair with the %(card)s: the higher of the two would win.")
-            % {"suit": SUIT_NAMES[card // 12], "card": card_label(card)}
+            _(
+                "A card of %(first)s or %(second)s would make a pair: the higher card of the "
+                "pair would win."
+            )
+            % {"first": first, "second": second}
         )
     if turn.same_suit_best is not None:
         best = turn.same_suit_best
@@ -153,11 +156,11 @@ def trick_explained(trick: TrickLesson, names: list[str]) -> dict:
 
 
 def reasons(trick: TrickLesson) -> list[str]:
-    """Why the trick went as it did, naming its cards."""
+    """Why the trick went as it did, in its own cards (after the rules page's one-line why:
+    the cycle behind three suits, the odd card of a pair, the order of ranks)."""
     cards, case = trick.cards, trick.case
-    winner = card_label(cards[case.winner])
     if case.kind == THREE_SUITS:
-        top, missing = case.suit, case.missing_suit
+        winner = card_label(cards[case.winner])
         others = [
             cards[i]
             for i in sorted(range(3), key=lambda i: trick.chain.index(cards[i] // 12))
@@ -165,30 +168,20 @@ def reasons(trick: TrickLesson) -> list[str]:
         ]
         return [
             _(
-                "Three different suits: %(missing)s are missing, and %(missing)s beat %(top)s, "
-                "so %(top)s come first: %(chain)s."
+                "%(missing)s beat %(top)s, so with %(missing)s missing %(top)s come first: "
+                "%(chain)s."
             )
             % {
-                "missing": SUIT_NAMES[missing],
-                "top": SUIT_NAMES[top],
+                "missing": SUIT_NAMES[case.missing_suit],
+                "top": SUIT_NAMES[case.suit],
                 "chain": " > ".join(str(SUIT_NAMES[suit]) for suit in trick.chain),
             },
             _("The %(winner)s beats the %(second)s and the %(third)s, whatever their ranks.")
             % {"winner": winner, "second": card_label(others[0]), "third": card_label(others[1])},
         ]
+    found = []
     if case.kind == PAIR:
         odd = cards[trick.odd]
-        found = [
-            _(
-                "Two cards of one suit: the %(winner)s and the %(beaten)s are both %(suit)s, "
-                "and the %(winner)s is higher."
-            )
-            % {
-                "winner": winner,
-                "beaten": card_label(cards[case.beaten]),
-                "suit": SUIT_NAMES[case.suit],
-            }
-        ]
         if trick.odd_suit_beats_pair:
             found.append(
                 _(
@@ -206,13 +199,9 @@ def reasons(trick: TrickLesson) -> list[str]:
                 _("The %(odd)s is the odd card, and the odd card never wins.")
                 % {"odd": card_label(odd)}
             )
-    else:
-        found = [
-            _("All three cards are %(suit)s, so the highest one wins: the %(winner)s.")
-            % {"suit": SUIT_NAMES[case.suit], "winner": winner}
-        ]
-    if rank_of(cards[case.winner]) == 1:
-        found.append(_("The Ace is the highest card of a suit, above the King."))
+    found.append(
+        _("In a suit, from highest to lowest: Ace, King, Knight, Knave, 9, 8, 7, 6, 5, 4, 3, 2.")
+    )
     return found
 
 

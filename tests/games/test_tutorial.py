@@ -185,10 +185,9 @@ def test_a_newcomer_plays_the_lesson_to_the_end_with_plain_form_posts(client, al
     assert "A card of Coins would make three different suits, with Cups missing" in text_of(html)
     assert re.search(r'class="card suggested" data-card="2O" data-verdict="wins"', html)
     expected = [
-        "Three different suits: Cups are missing, and Cups beat Coins, so Coins come first: "
-        "Coins &gt; Swords &gt; Clubs.",
+        "Cups beat Coins, so with Cups missing Coins come first: Coins &gt; Swords &gt; Clubs.",
         "The Ace of Clubs is the odd card: it never wins, even though Clubs beat Cups.",
-        "All three cards are Coins, so the highest one wins: the King of Coins.",
+        "All three Coins: the King of Coins is highest.",
         "The 7 of Cups beats the 3 of Coins and the Ace of Swords, whatever their ranks.",
         "The Ace of Cups is the odd card, and the odd card never wins.",
     ]
