@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from games.bots import LEVEL_BOTS
 from games.engine import (
     CARD_CODES,
     NotACard,
@@ -20,6 +21,7 @@ from games.engine import (
     trick_winner,
 )
 from games.engine.tricks import ONE_SUIT, PAIR, THREE_SUITS
+from games.models import Game
 from games.tutorial import lesson, script
 from games.tutorial.lesson import END, RESULT, TURN, OutOfStep, Progress, advance, lesson_at
 from games.tutorial.views import SESSION_KEY
@@ -200,6 +202,14 @@ def test_a_newcomer_plays_the_lesson_to_the_end_with_plain_form_posts(client, al
     assert len(re.findall(r"<li data-recap=", html)) == script.TRICKS
     assert 'href="/rules/"' in html and 'data-action="quick-play"' in html
     assert ('action="/games/quick-play/"' in html) == signed_in
+    if signed_in:  # one click to a first game, against the easy bots
+        form = re.search(r'<form[^>]*action="/games/quick-play/".*?</form>', html, re.S)[0]
+        response = client.post(
+            "/games/quick-play/", dict(re.findall(r'name="(\w+)" value="(\w+)"', form))
+        )
+        game = Game.objects.get(pk=int(re.search(r"/games/(\d+)/", response["Location"])[1]))
+        bots = [seat.bot for seat in game.seats.all() if seat.is_bot]
+        assert bots == [LEVEL_BOTS["easy"]] * 2
 
 
 @pages
