@@ -105,6 +105,8 @@ def test_at_1280_in_light_mode_the_lesson_restarts_and_works_in_spanish(live_ser
         page.locator("#hand button.card").last.click()  # not the suggested card: the last one
         lesson_at(page, "result", number + 1)
         assert page.locator(".learn-why").inner_text().strip()  # in the rules page's Spanish
+        if number == 1:  # the 2 of Clubs pairs with Leo's 4 of Clubs
+            assert "Dos cartas del mismo palo" in page.locator(".learn-panel h2").inner_text()
         page.click("[data-action=next]")
     lesson_at(page, "end", 7)
     assert page.locator("[data-recap]").count() == script.TRICKS
