@@ -31,7 +31,7 @@ def learn_context(lesson: Lesson) -> dict:
         "phase": progress.phase,
         "step": progress.step,
         "steps": STEPS,
-        "tricks": TRICKS,
+        "lesson_tricks": TRICKS,
         "at": progress.version,
         "learn_url": reverse("learn"),
     }
@@ -73,11 +73,11 @@ def hand_cards(lesson: Lesson, playable: bool) -> list[dict]:
     cards = []
     for card in hand_order(view.hand):
         suggested = playable and turn is not None and card == turn.suggested
-        label = _("Play the %(name)s") % {"name": card_label(card)}
+        label = _("Play the %(name)s (suggested)") if suggested else _("Play the %(name)s")
         cards.append(
             {
                 **card_info(card),
-                "play_label": f"{label} ({_('suggested')})" if suggested else label,
+                "play_label": label % {"name": card_label(card)},
                 "verdict": trick_verdict(view.trick, card, unseen) if playable else "",
                 "suggested": suggested,
             }

@@ -181,11 +181,13 @@ def test_a_newcomer_plays_the_lesson_to_the_end_with_plain_form_posts(client, al
     html = client.get("/learn/").content.decode()
     assert "Step 1 of 7" in html and "Coins in two sentences" in html
     assert "Cups contain Coins, Coins buy Swords" in html  # the rules page's own words
+    assert "Now play the first 5 tricks of a hand against two bots" in text_of(html)
     html = lesson_html(client, action="start", at="0")[1]
     assert "Step 2 of 7" in html and "Trick 1: your turn" in html
     assert "Ana led the King of Swords." in html and "Leo played the 4 of Clubs." in html
     assert "A card of Coins would make three different suits, with Cups missing" in text_of(html)
     assert re.search(r'class="card suggested" data-card="2O" data-verdict="wins"', html)
+    assert "Play the 2 of Coins (suggested)" in html
     expected = [
         "Cups beat Coins, so with Cups missing Coins come first: Coins &gt; Swords &gt; Clubs.",
         "The Ace of Clubs is the odd card: it never wins, even though Clubs beat Cups.",
