@@ -85,6 +85,8 @@ def progress_from(data: object) -> Progress:
     started, cards, read = data.get("started"), data.get("cards"), data.get("read")
     if not (isinstance(started, bool) and isinstance(cards, list) and type(read) is int):
         return Progress()
+    if not all(isinstance(code, str) for code in cards):
+        return Progress()
     progress = Progress(started, tuple(cards), read)
     valid = (started or not cards) and 0 <= read <= len(cards) <= min(read + 1, script.TRICKS)
     if not valid:

@@ -144,6 +144,7 @@ def test_a_forged_or_illegal_card_or_a_step_out_of_turn_is_refused():
         {"started": True, "cards": ["2O"], "read": 2},
         {"started": False, "cards": ["2O"], "read": 0},
         {"started": 1, "cards": [], "read": 0},
+        {"started": True, "cards": [23], "read": 0},  # a card number, not a code
         {"started": True, "cards": ["2O", "9C", "12O", "1E", "11E", "3E"], "read": 5},
     ],
 )
