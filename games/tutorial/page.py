@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.board.card_names import SUIT_NAMES, card_label, trick_why
+from games.board.card_names import OF_SUIT, SUIT_NAMES, card_label, trick_why
 from games.board.presenters import card_info, hand_order, played_cards, trick_verdict
 from games.board.rules_page import case_name
 from games.engine.tricks import PAIR, THREE_SUITS
@@ -100,32 +100,36 @@ def turn_explained(turn: TurnLesson, view, names: list[str]) -> dict:
     for suit, case in turn.third_suits:
         lines.append(
             _(
-                "A card of %(suit)s would make three different suits, with %(missing)s "
+                "A card %(of_suit)s would make three different suits, with %(missing)s "
                 "missing: %(winner)s would win."
             )
             % {
-                "suit": SUIT_NAMES[suit],
+                "of_suit": OF_SUIT[suit],
                 "missing": SUIT_NAMES[case.missing_suit],
                 "winner": SUIT_NAMES[case.suit],
             }
         )
     if turn.pair_with:
-        first, second = (SUIT_NAMES[card // 12] for card in turn.pair_with)
+        first, second = (OF_SUIT[card // 12] for card in turn.pair_with)
         lines.append(
             _(
-                "A card of %(first)s or %(second)s would make a pair: the higher card of the "
-                "pair would win."
+                "A card %(of_first)s or %(of_second)s would make a pair: the higher card of "
+                "the pair would win."
             )
-            % {"first": first, "second": second}
+            % {"of_first": first, "of_second": second}
         )
     if turn.same_suit_best is not None:
         best = turn.same_suit_best
         lines.append(
             _(
-                "Both cards are %(suit)s: only a higher card of %(suit)s than the %(card)s "
+                "Both cards are %(suit)s: only a higher card %(of_suit)s than the %(card)s "
                 "takes the trick; a card of another suit is the odd card, and it never wins."
             )
-            % {"suit": SUIT_NAMES[best // 12], "card": card_label(best)}
+            % {
+                "suit": SUIT_NAMES[best // 12],
+                "of_suit": OF_SUIT[best // 12],
+                "card": card_label(best),
+            }
         )
     suggested = ""
     if turn.suggested is not None:
