@@ -2,10 +2,12 @@ from django.urls import path
 
 from games import views
 from games.history import views as views_history
+from games.tutorial.views import LearnView
 
 urlpatterns = [
     path("", views.HomeView.as_view(), name="home"),
     path("rules/", views.RulesView.as_view(), name="rules"),
+    path("learn/", LearnView.as_view(), name="learn"),
     path("games/", views.LobbyView.as_view(), name="lobby"),
     path("games/new/", views.GameCreateView.as_view(), name="game_new"),
     path("games/quick-play/", views.QuickPlayView.as_view(), name="quick_play"),

@@ -34,8 +34,11 @@ def test_no_page_violates_the_content_security_policy(live_server_url, new_page)
         assert "script-src 'self'" in response.headers["content-security-policy"]
         seen.extend(page.evaluate("window.__violations"))
 
-    for path in ("/", "/rules/", "/accounts/login/", "/accounts/signup/", "/games/"):
+    for path in ("/", "/rules/", "/accounts/login/", "/accounts/signup/", "/games/", "/learn/"):
         visit(path)
+    page.click("[data-action=start]")  # the lesson's steps come by htmx
+    page.click("#hand button.suggested")
+    page.wait_for_selector("#learn[data-phase='result']")
     sign_up(page, live_server_url, "cspcarla")
     user = get_user_model().objects.get(username="cspcarla")
     for path in ("/games/new/", "/accounts/profile/", "/players/cspcarla/", "/leaderboards/"):

@@ -67,6 +67,7 @@ def pages_of_every_kind(base: str, user, django_user_model) -> dict[str, str]:
     return {
         "home": "/",
         "rules": "/rules/",
+        "learn": "/learn/",
         "lobby": "/games/",
         "new table": "/games/new/",
         "table waiting": f"/games/{waiting.pk}/",
@@ -81,6 +82,19 @@ def pages_of_every_kind(base: str, user, django_user_model) -> dict[str, str]:
         "leaderboards": "/leaderboards/",
         "leaderboard": f"/leaderboards/{board.slug}/",
     }
+
+
+# Learn to play, after its introduction: a turn, a trick's result, the end.
+LESSON_STEPS = [
+    ("learn turn", "[data-action=start]"),
+    ("learn result", "#hand button.suggested"),
+    *[
+        step
+        for _ in range(4)
+        for step in (("learn turn", "[data-action=next]"), ("learn result", "#hand .suggested"))
+    ],
+    ("learn end", "[data-action=next]"),
+]
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -103,6 +117,12 @@ def test_every_page_kind_has_no_axe_violations_and_no_sideways_scroll(
             page.wait_for_selector("body[data-ws='open']")
         problems[kind] = axe_violations(page)
         scroll[kind] = sideways_scroll(page) and too_wide(page)
+    page.goto(f"{live_server_url}/learn/")
+    for kind, button in LESSON_STEPS:  # the lesson's other kinds of step, swapped in by htmx
+        page.click(button)
+        page.wait_for_selector(f"#learn[data-phase='{kind.split()[1]}']")
+        problems[kind] = problems.get(kind, []) + axe_violations(page)
+        scroll[kind] = scroll.get(kind) or (sideways_scroll(page) and too_wide(page))
     print(json.dumps(problems, indent=1))
     print(scroll)
     assert not {kind: found for kind, found in problems.items() if found}
