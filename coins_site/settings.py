@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "ratings",
     "friends",
     "notifications",
+    "analysis",
     "axes",
     "coins_site.operations",  # /healthz, /metrics, the runners' heartbeats
 ]
@@ -293,6 +294,14 @@ COINS_BOT_PAUSE = float(os.environ.get("COINS_BOT_PAUSE", "0.8"))
 # Seconds between a table runner's looks at the schedule when nothing was due: how late a
 # bot's card may come after its pause (one small query per look and process).
 COINS_RUNNER_POLL = float(os.environ.get("COINS_RUNNER_POLL", "0.1"))
+# Analysis of finished games (analysis/): deals per card and play-outs per seat for a hand's
+# luck, how often an idle lane looks for queued games, its worker processes (at a low
+# priority), and the lanes that run beside every table runner.
+COINS_ANALYSIS_ITERATIONS = int(os.environ.get("COINS_ANALYSIS_ITERATIONS", "300"))
+COINS_ANALYSIS_LUCK_DEALS = int(os.environ.get("COINS_ANALYSIS_LUCK_DEALS", "200"))
+COINS_ANALYSIS_POLL = float(os.environ.get("COINS_ANALYSIS_POLL", "2"))
+COINS_ANALYSIS_PROCESSES = int(os.environ.get("COINS_ANALYSIS_PROCESSES", "1"))
+COINS_RUNNER_LANES = ["analysis.lane.analyse_forever"]
 # Web Push ("your turn" in slow games): off unless both VAPID keys are set (``manage.py
 # vapid_keys`` makes a pair). The subject is the operator's contact for push services.
 COINS_VAPID_PUBLIC_KEY = os.environ.get("COINS_VAPID_PUBLIC_KEY", "")

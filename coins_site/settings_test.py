@@ -31,3 +31,6 @@ COINS_RESET_MAIL_IN_BACKGROUND = False
 _layer = CHANNEL_LAYERS["default"]  # noqa: F405
 if os.environ.get("PYTEST_XDIST_WORKER") and "Redis" in _layer["BACKEND"]:
     _layer["CONFIG"]["prefix"] = f"asgi-{os.environ['PYTEST_XDIST_WORKER']}"
+# Analyses in tests use tiny budgets (the engine's own tests judge the analysis itself).
+COINS_ANALYSIS_ITERATIONS = 6
+COINS_ANALYSIS_LUCK_DEALS = 8

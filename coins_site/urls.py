@@ -8,5 +8,6 @@ urlpatterns = [
     path("leaderboards/", include("ratings.urls")),
     path("", include("friends.urls")),
     path("", include("notifications.urls")),
+    path("", include("analysis.urls")),
     path("", include("games.urls")),
 ]

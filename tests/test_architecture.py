@@ -40,7 +40,9 @@ def games_sources() -> list[Path]:
     return sources("games", skip="migrations")
 
 
-RUNTIME = ("games", "accounts", "ratings", "friends", "notifications", "coins_site", "common")
+RUNTIME = (
+    "games", "accounts", "ratings", "friends", "notifications", "analysis", "coins_site", "common"
+)
 
 
 @pytest.mark.parametrize("path", games_sources(), ids=str)

@@ -20,6 +20,7 @@ import time
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.module_loading import import_string
 
 from coins_site.monitoring import runner_lag
 from coins_site.operations import heartbeat
@@ -156,8 +157,16 @@ def start_in_this_process() -> None:
     if not settings.COINS_TABLE_RUNNER or _started_in == os.getpid():
         return
     _started_in = os.getpid()
-    task = asyncio.get_event_loop().create_task(run_tables_forever())
-    _tasks.add(task)  # keep a reference: the loop holds tasks weakly
+    loop = asyncio.get_event_loop()
+    for work in (run_tables_forever, *lanes()):
+        task = loop.create_task(work())
+        _tasks.add(task)  # keep a reference: the loop holds tasks weakly
+
+
+def lanes() -> list:
+    """Other apps' background lanes that run beside each runner (``COINS_RUNNER_LANES``:
+    async functions that never return, such as the analysis of finished games)."""
+    return [import_string(path) for path in settings.COINS_RUNNER_LANES]
 
 
 _tasks: set[asyncio.Task] = set()

@@ -31,22 +31,25 @@ from games.engine import SeatView
 from games.engine.bots import BOT_CLASSES, make_bot
 
 __all__ = [
+    "ANALYSIS",
     "BOTS",
     "HINTS",
     "LaneFull",
     "choose",
     "choose_elsewhere",
     "pool",
+    "run_elsewhere",
     "shutdown_pools",
     "think_cap",
 ]
 
-BOTS, HINTS = "bots", "hints"
+BOTS, HINTS, ANALYSIS = "bots", "hints", "analysis"
 HINT_NICENESS = 10  # a hint worker gets what the bots' workers leave of the CPU
+ANALYSIS_NICENESS = 15  # an analysis worker gets what is left after the hints
 PARENT_CHECK_EVERY = 0.5  # seconds between a worker's looks at whether its parent lives
 
 _pools: dict[str, ProcessPoolExecutor] = {}
-_asked: dict[str, int] = {BOTS: 0, HINTS: 0}  # searches asked for and not yet answered
+_asked: dict[str, int] = {BOTS: 0, HINTS: 0, ANALYSIS: 0}  # searches asked for and not yet answered
 
 
 class LaneFull(Exception):
@@ -91,14 +94,17 @@ def worker_start(parent: int, niceness: int) -> None:
 def pool(lane: str = BOTS) -> ProcessPoolExecutor:
     if lane not in _pools:
         # "spawn": a fresh interpreter, not a fork of a process with threads and sockets.
-        workers = (
-            settings.COINS_THINKING_PROCESSES if lane == BOTS else settings.COINS_HINT_PROCESSES
-        )
+        workers = {
+            BOTS: settings.COINS_THINKING_PROCESSES,
+            HINTS: settings.COINS_HINT_PROCESSES,
+            ANALYSIS: settings.COINS_ANALYSIS_PROCESSES,
+        }[lane]
+        niceness = {HINTS: HINT_NICENESS, ANALYSIS: ANALYSIS_NICENESS}.get(lane, 0)
         _pools[lane] = ProcessPoolExecutor(
             max_workers=workers,
             mp_context=multiprocessing.get_context("spawn"),
             initializer=worker_start,
-            initargs=(os.getpid(), HINT_NICENESS if lane == HINTS else 0),
+            initargs=(os.getpid(), niceness),
         )
     return _pools[lane]
 
@@ -128,3 +134,14 @@ async def choose_elsewhere(bot_name: str, seed: str, view: SeatView, lane: str =
     finally:
         _asked[lane] -= 1
         search_queue(lane, -1)
+
+
+async def run_elsewhere(lane: str, function, *args):
+    """Run ``function(*args)`` (importable, pure work) in the lane's workers; a broken pool
+    is replaced and the work asked again once."""
+    loop = asyncio.get_running_loop()
+    try:
+        return await loop.run_in_executor(pool(lane), function, *args)
+    except BrokenProcessPool:
+        _pools.pop(lane, None)
+        return await loop.run_in_executor(pool(lane), function, *args)

@@ -11,7 +11,7 @@ import logging
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from games.table.runner import run_tables_forever
+from games.table.runner import lanes, run_tables_forever
 
 
 class Command(BaseCommand):
@@ -25,6 +25,11 @@ class Command(BaseCommand):
             )
         logging.getLogger("games.table.runner").setLevel(logging.INFO)
         try:
-            asyncio.run(run_tables_forever())
+            asyncio.run(_runner_with_lanes())
         except KeyboardInterrupt:
             self.stdout.write("Stopped.")
+
+
+async def _runner_with_lanes() -> None:
+    """The table runner and the lanes that run beside it (the analysis of finished games)."""
+    await asyncio.gather(run_tables_forever(), *(lane() for lane in lanes()))

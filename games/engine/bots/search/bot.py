@@ -67,6 +67,25 @@ class SearchBot(Bot):
         self, view: SeatView, iterations: int, deadline: float | None = None
     ) -> dict:
         """The summed play-out worth of each legal card over the determinizations."""
+        return self.sampled_totals(view, iterations, deadline)[0]
+
+    def chances(self, view: SeatView, iterations: int) -> dict[int, float]:
+        """Each legal card's chance (0..1) to win the game for the seat to play, as this bot
+        estimates it from ``view`` alone: its mean worth, exact or over ``iterations`` deals
+        (the same deals for every card, so differences between cards are sharp)."""
+        if self.exact(view):
+            totals, weight = self.exact_totals(view)
+            scale = (lambda total: total / weight) if weight else (lambda total: 0.5)
+        else:
+            totals, weight = self.sampled_totals(view, iterations)
+            scale = (lambda total: (total / weight + 1) / 2) if weight else (lambda total: 0.5)
+        return {card: min(1.0, max(0.0, scale(total))) for card, total in totals.items()}
+
+    def sampled_totals(
+        self, view: SeatView, iterations: int, deadline: float | None = None
+    ) -> tuple[dict, float]:
+        """The summed play-out worth of each legal card over the determinizations, and the
+        summed weight of those deals."""
         me, target = view.seat, view.target
         hand = list(view.legal_cards)
         left, right = (me + 1) % 3, (me + 2) % 3
@@ -80,6 +99,7 @@ class SearchBot(Bot):
         models = [self.own_policy] * 3
         plays = opponent_plays(view) if settings.inference else None
         hand_end = settings.hand_end
+        weight_sum = 0.0
         for done in range(iterations):
             if deadline is not None and done and clock() > deadline:
                 break
@@ -95,15 +115,20 @@ class SearchBot(Bot):
                     weights = model_weights(seat, cards, plays[seat], target, priors)
                     weight *= sum(weights)
                 models[seat] = draw_model(priors, weights, rng.random()) if drawn else priors[0][0]
+            weight_sum += weight
             for card in hand:
                 worth = card_worth(view, hand, card, left_cards, right_cards, models, hand_end)
                 totals[card] += weight * worth
-        return totals
+        return totals, weight_sum
 
     def evaluate_exactly(self, view: SeatView) -> dict:
         """Every deal of the unseen cards, each weighted by how well the opponent models
         explain the opponents' plays this hand (if inference is on); in each, the exact
         (max-n) chance to win the game after each card. Return the weighted sums."""
+        return self.exact_totals(view)[0]
+
+    def exact_totals(self, view: SeatView) -> tuple[dict, float]:
+        """``evaluate_exactly``'s sums, and the summed weight of the deals."""
         me, target = view.seat, view.target
         left, right = (me + 1) % 3, (me + 2) % 3
         unseen, n_left, n_right = unseen_cards_and_sizes(view)
@@ -111,6 +136,7 @@ class SearchBot(Bot):
         totals = dict.fromkeys(hand, 0.0)
         priors = self.priors
         plays = opponent_plays(view) if self.settings.inference else None
+        weight_sum = 0.0
         for chosen in combinations(unseen, n_left):
             left_cards = list(chosen)
             right_cards = [card for card in unseen if card not in chosen][:n_right]
@@ -121,6 +147,7 @@ class SearchBot(Bot):
             hands = [None, None, None]
             hands[me], hands[left], hands[right] = hand, left_cards, right_cards
             values = card_values(hands, view.trick, view.leader, view.scores, target, me)
+            weight_sum += weight
             for card, value in values.items():
                 totals[card] += weight * value
-        return totals
+        return totals, weight_sum
