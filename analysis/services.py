@@ -17,6 +17,7 @@ from games.history.records import game_record
 from games.models import Game, Seat
 
 from .models import GameAnalysis, SeatAccuracy
+from .signals import analysis_done
 from .work import Job, work
 
 LEASE = timedelta(minutes=5)  # a claim this old is a dead worker's: taken again
@@ -94,6 +95,7 @@ def save(job: Job, result: dict) -> bool:
         analysis.cpu_seconds = result.get("cpu_seconds")
         analysis.save()
         _keep_accuracies(analysis)
+        analysis_done.send(sender=None, analysis=analysis)
     return True
 
 
