@@ -40,19 +40,16 @@
     var seat = seatOf(bubble.dataset.seat), layer = document.getElementById("reaction-layer");
     if (!seat || !layer) { bubble.hidden = true; return; }
     var at = seat.getBoundingClientRect(), origin = layer.getBoundingClientRect();
-    var left = Math.min(at.right - origin.left - bubble.offsetWidth * 0.75, origin.width - bubble.offsetWidth);
+    var left = Math.min(at.right - origin.left - bubble.offsetWidth - 4, origin.width - bubble.offsetWidth);
     bubble.style.left = Math.max(0, left) + "px";
     bubble.style.top = Math.max(0, at.top - origin.top - bubble.offsetHeight * 0.45) + "px";
     bubble.hidden = false;
   }
-  var said = null;
   function say(text) {
     var out = document.getElementById("reaction-said");
     if (!out) { return; }
-    // Emptied first, so the same words twice in a row are said twice.
-    out.textContent = "";
-    clearTimeout(said);
-    said = setTimeout(function () { out.textContent = text; }, 60);
+    // The same words twice in a row must change the region to be said again.
+    out.textContent = out.textContent === text ? text + "\u00a0" : text;
   }
   function show(news) {
     if (off()) { return; }
