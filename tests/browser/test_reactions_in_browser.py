@@ -4,6 +4,7 @@ Ben plays on a phone (360x740, dark, reduced motion): his hand stays on screen o
 with the reaction buttons there, and axe finds nothing wrong while a bubble shows."""
 
 import time
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -19,7 +20,8 @@ pytestmark = pytest.mark.browser
 
 # Where a bubble is against its seat: over the seat's top edge, within its width.
 PLACE = """seat => {
-  const bubble = document.querySelector(`.reaction-bubble[data-seat="${seat}"]`).getBoundingClientRect();
+  const bubble = document.querySelector(`.reaction-bubble[data-seat="${seat}"]`)
+    .getBoundingClientRect();
   const box = document.querySelector(`#board .seat[data-seat="${seat}"]`).getBoundingClientRect();
   return {
     within: bubble.left >= box.left - 1 && bubble.right <= box.right + 1,
@@ -94,7 +96,8 @@ def test_a_reaction_shows_by_its_senders_seat_on_the_other_page_and_can_be_hidde
 
     # Ann reacts by keyboard. Ben's page clock stands still while the test looks at the
     # bubble (it would be gone after 2.6 s on a loaded machine).
-    ben.clock.pause_at(ben.evaluate("Date.now()") + 50)
+    now = datetime.fromtimestamp(ben.evaluate("Date.now()") / 1000, tz=UTC)
+    ben.clock.pause_at(now + timedelta(milliseconds=50))
     ann.focus("[data-react=clap]")
     ann.keyboard.press("Enter")
     ann.wait_for_selector(".reaction-bubble[data-seat='0']")  # her own page, at once
