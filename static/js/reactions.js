@@ -70,8 +70,18 @@
     // How many reactions this page has shown (tests wait on it).
     document.body.dataset.reactionsShown = String(Number(document.body.dataset.reactionsShown || 0) + 1);
   }
+  // A refusal ("wait a moment") says its piece, then goes.
+  var noticeTimer = null;
+  function clearNoticeLater() {
+    clearTimeout(noticeTimer);
+    noticeTimer = setTimeout(function () {
+      var notice = document.getElementById("reaction-notice");
+      if (notice) { notice.textContent = ""; }
+    }, 5000);
+  }
   document.addEventListener("htmx:wsAfterMessage", function (event) {
     var text = String(event.detail.message || "");
+    if (text.indexOf('id="reaction-notice"') !== -1) { clearNoticeLater(); }
     if (text.indexOf('id="reaction-news"') !== -1) {
       var news = document.getElementById("reaction-news");
       if (news && news.dataset.reaction) { show(news); }
