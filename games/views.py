@@ -27,6 +27,7 @@ from games.table import seats as services
 from games.table.chat import chat_context
 from games.table.errors import TableMovedOn
 from games.table.invites import invite_of, table_page_game
+from games.table.reactions import reaction_choices
 
 
 class HomeView(TemplateView):
@@ -120,6 +121,7 @@ class TableView(View):
         context["turn_sound"] = wants_turn_sound(request.user)  # the page's, not the board's
         context["leave_cost"] = leave_cost(game, context)
         context.update(chat_context(game.pk, request.user))
+        context["reactions"] = reaction_choices()
         template = "games/table.html#board" if request.htmx else self.template_name
         return TemplateResponse(request, template, context)
 

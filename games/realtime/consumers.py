@@ -33,6 +33,7 @@ from games.realtime.presence import (
 )
 from games.realtime.presence_frames import presence_changed, presence_frame
 from games.realtime.push import group_name, user_group
+from games.realtime.reaction_socket import REACTION_KEY, ReactionSocket
 from games.realtime.socket_calls import (
     Refusal,
     access,
@@ -61,7 +62,7 @@ CLOSE_SESSION_ENDED = 4401
 CLOSE_TOO_MANY_SOCKETS = 4409
 
 
-class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
+class TableConsumer(ChatSocket, ReactionSocket, AsyncWebsocketConsumer):
     async def __call__(self, scope, receive, send):
         try:
             await super().__call__(scope, receive, send)
@@ -234,6 +235,9 @@ class TableConsumer(ChatSocket, AsyncWebsocketConsumer):
                 return
             self.hint_pending = True  # thought out beside this socket's other messages
             self.hint_task = asyncio.create_task(self.send_hint())
+            return
+        if REACTION_KEY in data:
+            await self.reaction_request(data[REACTION_KEY])
             return
         chat = next((key for key in CHAT_KEYS if key in data), None)
         if chat is not None:

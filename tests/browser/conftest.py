@@ -9,6 +9,7 @@ from functools import partial
 from pathlib import Path
 
 import pytest
+from channels.layers import channel_layers
 from channels.testing.live import make_application
 from daphne.testing import DaphneProcess
 from django.db import connections
@@ -32,11 +33,16 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
 
 def close_connections() -> None:
     """Close this process's connections and pools before forking a server: a child that
-    inherited them would share their sockets with us (and with its sibling servers)."""
+    inherited them would share their sockets with us (and with its sibling servers).
+
+    The same for the channel layer: one made here (a test that told a table's sockets of a
+    change) and copied into two servers would give both one Redis client prefix, and each
+    would take, and drop, messages meant for the other's sockets."""
     for connection in connections.all():
         connection.close()
         if hasattr(connection, "close_pool"):
             connection.close_pool()
+    channel_layers.backends.clear()
 
 
 def start_server() -> DaphneProcess:

@@ -1,3 +1,6 @@
+import os
+import uuid
+
 import pytest
 
 
@@ -69,3 +72,20 @@ async def table_runner():
     task = asyncio.create_task(run_tables_forever())
     yield task
     task.cancel()
+
+
+@pytest.fixture(params=["memory", "redis"])
+def shared_cache(request, settings):
+    """The counters' cache: this process's memory, and Redis (as in production, where every
+    server process counts in it) when the tests have one."""
+    if request.param == "redis":
+        if not os.environ.get("REDIS_URL"):
+            pytest.skip("no Redis: REDIS_URL is not set")
+        settings.CACHES = {
+            "default": {
+                "BACKEND": "django.core.cache.backends.redis.RedisCache",
+                "LOCATION": os.environ["REDIS_URL"],
+                "KEY_PREFIX": f"test-reactions-{uuid.uuid4().hex}",  # no run meets another
+            }
+        }
+    return request.param
