@@ -42,3 +42,30 @@ def english_after_each_test():
     from django.utils import translation
 
     translation.activate(settings.LANGUAGE_CODE)
+
+
+@pytest.fixture
+def make_user(django_user_model):
+    """A person with a password (and an e-mail address, if given)."""
+
+    def make(username: str, email: str = ""):
+        return django_user_model.objects.create_user(
+            username=username, email=email, password="pw-Coins-123"
+        )
+
+    return make
+
+
+@pytest.fixture
+def alice(make_user):
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob(make_user):
+    return make_user("bob")
+
+
+@pytest.fixture
+def carol(make_user):
+    return make_user("carol")

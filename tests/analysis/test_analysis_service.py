@@ -24,16 +24,6 @@ def no_bot_pause(settings):
     settings.COINS_BOT_PAUSE = 0
 
 
-@pytest.fixture
-def alice(django_user_model):
-    return django_user_model.objects.create_user("alice", password="pw-Coins-123")
-
-
-@pytest.fixture
-def bob(django_user_model):
-    return django_user_model.objects.create_user("bob", password="pw-Coins-123")
-
-
 def finished_game(user, **kwargs) -> Game:
     game = table_seats.game_create(
         creator=user, target=4, seat_kinds=["me", "careful", "careful"], **kwargs

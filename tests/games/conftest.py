@@ -9,29 +9,6 @@ def no_bot_pause(settings):
     settings.COINS_BOT_PAUSE = 0
 
 
-@pytest.fixture
-def make_user(django_user_model):
-    def make(username: str):
-        return django_user_model.objects.create_user(username=username, password="pw-Coins-123")
-
-    return make
-
-
-@pytest.fixture
-def alice(make_user):
-    return make_user("alice")
-
-
-@pytest.fixture
-def bob(make_user):
-    return make_user("bob")
-
-
-@pytest.fixture
-def carol(make_user):
-    return make_user("carol")
-
-
 @pytest.fixture(autouse=True)
 def fresh_database_pool():
     """Give each test a fresh psycopg pool.
