@@ -21,6 +21,14 @@ turn_began = Signal()
 # ``rating_history``).
 player_page = Signal()
 
+# Asked what other apps show on a game's replay, with ``game``, ``viewer``, ``viewer_seat``
+# (a number or None), ``names`` (per seat), ``hand`` and ``trick`` (the trick shown, None
+# before any) and ``url`` (``url(hand, trick)``: the replay at that trick). Each receiver
+# returns a dict added to the page's context; two keys are put in place by the view:
+# ``card_notes`` ({place in the trick: note}, as each shown card's ``note``) and
+# ``sheet_notes`` ({hand: [note per seat]}, as each score sheet cell's ``note``) (analysis).
+replay_page = Signal()
+
 # Asked, with ``game_id``, for the rating each seat of a finished rated game has after it:
 # a receiver returns ``{seat: {"after": shown rating, "delta": its change}}``, empty while
 # the game is not rated yet (ratings).

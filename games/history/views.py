@@ -26,6 +26,7 @@ from games.history import games as history
 from games.history.records import auto_plays
 from games.history.replay import find, positions, score_sheet, steps, target_reached
 from games.models import Game
+from games.signals import asked, replay_page
 from games.table.chat import messages_by_trick, room_of, shown_text
 from games.table.invites import table_page_game
 from games.table.loading import game_load
@@ -88,11 +89,14 @@ def replay_context(game: Game, viewer, *, hand=None, trick=None, invite: str = "
     names = [seat_name(s) for s in loaded.seats]
     base = reverse("game_replay", args=[game.pk])
 
-    def url(position) -> str:
-        query = {"hand": position.hand, "trick": position.trick}
+    def url_at(hand: int, trick: int) -> str:
+        query = {"hand": hand, "trick": trick}
         if invite and not game.is_public:
             query["invite"] = invite
         return f"{base}?{urlencode(query)}"
+
+    def url(position) -> str:
+        return url_at(position.hand, position.trick)
 
     reached = target_reached(all_positions, game.target) if game.winner_seat is not None else None
     context = {
@@ -119,9 +123,27 @@ def replay_context(game: Game, viewer, *, hand=None, trick=None, invite: str = "
         "table_url": game.get_absolute_url()
         + (f"?{urlencode({'invite': invite})}" if invite and not game.is_public else ""),
     }
-    if index < 0:
+    current = all_positions[index] if index >= 0 else None
+    extra = asked(
+        replay_page,
+        game=game,
+        viewer=viewer,
+        viewer_seat=context["viewer_seat"],
+        names=names,
+        hand=current.hand if current else None,
+        trick=current.trick if current else None,
+        url=url_at,
+    )
+    sheet_notes = extra.pop("sheet_notes", {})
+    card_notes = extra.pop("card_notes", {})
+    for row in context["sheet"]:
+        row["cells"] = [
+            {"points": points, "note": (sheet_notes.get(row["number"]) or [None] * 3)[seat]}
+            for seat, points in enumerate(row["points"])
+        ]
+    context.update(extra)
+    if current is None:
         return context
-    current = all_positions[index]
     targets = steps(all_positions, index)
     context["steps"] = [
         {
@@ -133,6 +155,8 @@ def replay_context(game: Game, viewer, *, hand=None, trick=None, invite: str = "
         for key in ("first", "prev_hand", "prev", "next", "next_hand", "last")
     ]
     context["position"] = _position(current, names, loaded.seats, seat, auto_plays(game))
+    for i, card in enumerate(context["position"]["cards"]):
+        card["note"] = card_notes.get(i)
     context["ordinal"] = index + 1
     # While the game runs, each person reads only their own room; afterwards, both.
     rooms = None if game.is_over else (room_of(game.pk, viewer),)

@@ -10,9 +10,10 @@
     PageDown: "next-hand",
     Home: "first",
     End: "last",
+    m: "next-mistake",  // the analysis: the next card labelled mistake or blunder
   };
   document.addEventListener("keydown", function (event) {
-    var step = KEYS[event.key];
+    var step = KEYS[event.key.length === 1 ? event.key.toLowerCase() : event.key];
     if (!step || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
     var target = event.target;
     if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) {

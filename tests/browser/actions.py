@@ -84,3 +84,16 @@ def play_to_the_end(people: dict, seconds: float = 240, moves: int | None = None
                 arg=moves,
             )
     return list(clicks.values())
+
+
+def analysed(game, seconds: float = 120):
+    """Wait for a server's analysis lane to finish ``game`` (it looks every 2 s)."""
+    from analysis.models import GameAnalysis
+
+    deadline = time.monotonic() + seconds
+    while True:
+        analysis = GameAnalysis.objects.filter(game=game, status="done").first()
+        if analysis is not None:
+            return analysis
+        assert time.monotonic() < deadline, "the game was not analysed"
+        time.sleep(0.2)

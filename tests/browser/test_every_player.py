@@ -13,7 +13,7 @@ from games.table import seats as services
 from ratings.models import Leaderboard
 from tests.games.helpers import play_out
 
-from .actions import PLAYABLE, board_moves, sign_up
+from .actions import PLAYABLE, analysed, board_moves, sign_up
 from .conftest import ARTIFACTS
 
 pytestmark = pytest.mark.browser
@@ -57,6 +57,7 @@ def pages_of_every_kind(base: str, user, django_user_model) -> dict[str, str]:
     finished = play_out(
         services.game_create(creator=user, target=5, seat_kinds=["me", "random", "random"]), user
     )
+    analysed(finished)  # the replay, the result panel and the player page show the analysis
     board = Leaderboard.objects.create(name="All time", slug="all-time")
     friend = django_user_model.objects.create_user(f"{user.username}f", password="pw-Coins-123")
     for one, other in ((user, friend), (friend, user)):

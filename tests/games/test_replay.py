@@ -245,7 +245,7 @@ def test_the_query_count_does_not_grow_with_the_game(client, alice, bob):
         with CaptureQueriesContext(connection) as queries:
             assert client.get(replay_url(game, hand, trick)).status_code == 200
         counts.append(len(queries))
-    assert len(set(counts)) == 1 and counts[0] <= 6, counts
+    assert len(set(counts)) == 1 and counts[0] <= 7, counts  # 7th: the analysis (one row)
 
 
 def test_waiting_and_closed_tables_have_no_replay(client, alice, bob):
