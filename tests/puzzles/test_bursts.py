@@ -39,5 +39,5 @@ def test_fifty_parallel_answers_by_one_person_count_once(django_user_model):
     assert record.rating == pytest.approx(1516)
     puzzle.refresh_from_db()
     assert puzzle.rating == pytest.approx(1484)
-    repeats = sum('data-repeat' in r.content.decode() for r in responses)
+    repeats = sum("data-repeat" in r.content.decode() for r in responses)
     assert repeats == BURST - 1

@@ -83,7 +83,8 @@ def test_a_forged_card_is_refused_and_changes_nothing(client, alice, bob):
     analysed(finished_game(alice), count=1)
     client.force_login(bob)
     puzzle = served(client)
-    other = next(code for code in ("1O", "1C", "1E", "1B", "12O") if code not in puzzle.view["hand"])
+    held = puzzle.view["hand"]
+    other = next(code for code in ("1O", "1C", "1E", "1B", "12O") if code not in held)
     for forged in (other, "ZZ", ""):
         response = client.post(f"/puzzles/{puzzle.pk}/", {"card": forged})
         assert response.status_code == 400
@@ -150,7 +151,5 @@ def test_staff_hide_puzzles_from_the_admin(client, alice, django_user_model):
     client.force_login(staff)
     assert client.get("/admin/puzzles/puzzle/?hidden__exact=0").status_code == 200
     ids = list(Puzzle.objects.values_list("pk", flat=True))
-    client.post(
-        "/admin/puzzles/puzzle/", {"action": "hide", "_selected_action": [str(ids[0])]}
-    )
+    client.post("/admin/puzzles/puzzle/", {"action": "hide", "_selected_action": [str(ids[0])]})
     assert list(Puzzle.objects.filter(hidden=True).values_list("pk", flat=True)) == [ids[0]]
