@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "friends",
     "notifications",
     "analysis",
+    "puzzles",
     "axes",
     "coins_site.operations",  # /healthz, /metrics, the runners' heartbeats
 ]
@@ -302,6 +303,9 @@ COINS_ANALYSIS_LUCK_DEALS = int(os.environ.get("COINS_ANALYSIS_LUCK_DEALS", "200
 COINS_ANALYSIS_POLL = float(os.environ.get("COINS_ANALYSIS_POLL", "2"))
 COINS_ANALYSIS_PROCESSES = int(os.environ.get("COINS_ANALYSIS_PROCESSES", "1"))
 COINS_RUNNER_LANES = ["analysis.lane.analyse_forever"]
+# Puzzles (puzzles/finding.py): a position is a puzzle when every other card's win chance is
+# at least this far (0..1) below the best card's.
+COINS_PUZZLE_MARGIN = 0.15
 # Web Push ("your turn" in slow games): off unless both VAPID keys are set (``manage.py
 # vapid_keys`` makes a pair). The subject is the operator's contact for push services.
 COINS_VAPID_PUBLIC_KEY = os.environ.get("COINS_VAPID_PUBLIC_KEY", "")

@@ -9,5 +9,6 @@ urlpatterns = [
     path("", include("friends.urls")),
     path("", include("notifications.urls")),
     path("", include("analysis.urls")),
+    path("", include("puzzles.urls")),
     path("", include("games.urls")),
 ]

@@ -41,7 +41,8 @@ def games_sources() -> list[Path]:
 
 
 RUNTIME = (
-    "games", "accounts", "ratings", "friends", "notifications", "analysis", "coins_site", "common"
+    "games", "accounts", "ratings", "friends", "notifications", "analysis", "puzzles", "coins_site",
+    "common",
 )
 
 

@@ -10,8 +10,10 @@ import pytest
 from friends import services as friends
 from games.models import Game, Play
 from games.table import seats as services
+from puzzles.services import puzzle_answer
 from ratings.models import Leaderboard
 from tests.games.helpers import play_out
+from tests.puzzles.helpers import analysed as with_puzzles
 
 from .actions import PLAYABLE, analysed, board_moves, sign_up
 from .conftest import ARTIFACTS
@@ -58,6 +60,11 @@ def pages_of_every_kind(base: str, user, django_user_model) -> dict[str, str]:
         services.game_create(creator=user, target=5, seat_kinds=["me", "random", "random"]), user
     )
     analysed(finished)  # the replay, the result panel and the player page show the analysis
+    puzzled = play_out(  # a game whose (hand-made) analysis makes puzzles
+        services.game_create(creator=user, target=5, seat_kinds=["me", "random", "random"]), user
+    )
+    answered = puzzled.puzzles.get(move=with_puzzles(puzzled, count=2)[1])  # the other: served
+    puzzle_answer(puzzle_id=answered.pk, user=user, card=answered.view["hand"][0])
     board = Leaderboard.objects.create(name="All time", slug="all-time")
     friend = django_user_model.objects.create_user(f"{user.username}f", password="pw-Coins-123")
     for one, other in ((user, friend), (friend, user)):
@@ -82,6 +89,8 @@ def pages_of_every_kind(base: str, user, django_user_model) -> dict[str, str]:
         "invite a friend": f"/friends/invite/{friend.username}/",
         "leaderboards": "/leaderboards/",
         "leaderboard": f"/leaderboards/{board.slug}/",
+        "puzzle": "/puzzles/",
+        "puzzle answered": f"/puzzles/{answered.pk}/",
     }
 
 
