@@ -1,18 +1,17 @@
 """Puzzles in the browser: a person solves three puzzles in a row, on a phone in the dark and
 on a desktop in the light, and sees the analysis and their record after each."""
 
-from pathlib import Path
-
 import pytest
 
 from puzzles.models import Puzzle
 from tests.puzzles.helpers import analysed, finished_game
 
 from .actions import sign_up
+from .conftest import ARTIFACTS
 
 pytestmark = pytest.mark.browser
 BOT_PAUSE = 0
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+SCREENSHOTS = ARTIFACTS  # the ones in docs/screenshots/ were taken here
 
 
 @pytest.mark.parametrize(("width", "height", "scheme"), [(360, 740, "dark"), (1280, 800, "light")])
