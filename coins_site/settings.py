@@ -305,7 +305,7 @@ COINS_ANALYSIS_PROCESSES = int(os.environ.get("COINS_ANALYSIS_PROCESSES", "1"))
 COINS_RUNNER_LANES = ["analysis.lane.analyse_forever"]
 # Puzzles (puzzles/finding.py): a position is a puzzle when every other card's win chance is
 # at least this far (0..1) below the best card's.
-COINS_PUZZLE_MARGIN = 0.15
+COINS_PUZZLE_MARGIN = float(os.environ.get("COINS_PUZZLE_MARGIN", "0.10"))
 # Web Push ("your turn" in slow games): off unless both VAPID keys are set (``manage.py
 # vapid_keys`` makes a pair). The subject is the operator's contact for push services.
 COINS_VAPID_PUBLIC_KEY = os.environ.get("COINS_VAPID_PUBLIC_KEY", "")

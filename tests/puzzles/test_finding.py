@@ -70,3 +70,15 @@ def test_a_real_analysis_with_no_margin_makes_puzzles_of_every_choice(alice, set
     for puzzle in puzzles:
         assert puzzle.solution == analysis.plays[puzzle.move]["best"]
         assert (puzzle.user_id is not None) == (puzzle.seat == 0)  # bots: no person
+
+
+def test_find_puzzles_looks_again_through_done_analyses(alice):
+    from django.core.management import call_command
+
+    game = finished_game(alice)
+    chosen = analysed(game, count=2)
+    Puzzle.objects.all().delete()  # as if analysed before puzzles existed
+    call_command("find_puzzles")
+    assert sorted(Puzzle.objects.values_list("move", flat=True)) == sorted(chosen)
+    call_command("find_puzzles")  # idempotent
+    assert Puzzle.objects.count() == 2
