@@ -125,9 +125,10 @@ def test_inviting_a_friend_opens_a_private_table_that_they_find_and_join(client,
     kinds = list(game.seats.order_by("number").values_list("user__username", "bot"))
     assert kinds == [("alice", ""), (None, ""), (None, "expert-v4")]
 
+    Game.objects.filter(pk=game.pk).update(invite_token="a-b_c-token")  # urlsafe: - and _
     client.force_login(bob)
     panel = client.get(reverse("friends") + "?panel=1").content.decode()
-    link = re.search(r'href="(/games/\d+/\?invite=\w+)"', panel).group(1)
+    link = re.search(r'href="(/games/\d+/\?invite=[\w-]+)"', panel).group(1)
     assert client.get(f"/games/{game.pk}/").status_code == 404  # private without the link
     assert client.get(link).status_code == 200
     client.post(reverse("game_join", args=[game.pk]))
