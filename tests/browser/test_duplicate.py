@@ -7,6 +7,7 @@ import pytest
 from games.models import Game
 
 from .actions import play_to_the_end, sign_up
+from .conftest import ARTIFACTS
 
 pytestmark = pytest.mark.browser
 
@@ -37,8 +38,12 @@ def test_two_people_play_the_same_deal_and_compare_their_results(live_server_url
     games = {name: Game.objects.get(seats__user__username=name) for name in pages}
     assert games["ana"].seed == games["ben"].seed and games["ana"].pk != games["ben"].pk
     winners = sum(game.winner_seat == 0 for game in games.values())
+    pages["ben"].set_viewport_size({"width": 360, "height": 740})
+    pages["ben"].emulate_media(color_scheme="dark")
     for name, page in pages.items():
         page.goto(f"{live_server_url}/duplicate/")
+        page.screenshot(path=str(ARTIFACTS / f"duplicate-{name}.png"), full_page=True)
+        assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
         game_1 = page.locator("[data-number='1']")
         assert game_1.locator("[data-spread]").inner_text() == (
             f"Of 2 players, {winners} won this deal."
