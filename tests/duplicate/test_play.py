@@ -105,3 +105,15 @@ def test_the_day_page_shows_the_table_your_position_and_the_spread(client, alice
     assert "Your position:" in html and 'data-state="finished"' in html
     assert f"/games/{alice.seats.get().game_id}/replay/" in html
     assert f"/games/{bob.seats.get().game_id}/replay/" not in html  # not before the close
+
+
+def test_staff_see_the_days_and_their_results_in_the_admin(client, alice, django_user_model):
+    play_through(duplicate_play(user=alice, number=1, day=DAY), alice)
+    staff = django_user_model.objects.create_superuser("boss", password="pw-Coins-123")
+    client.force_login(staff)
+    listing = client.get("/admin/duplicate/duplicateday/")
+    assert listing.status_code == 200 and "2040-03-01" in listing.content.decode()
+    day = DuplicateEntry.objects.get().day
+    html = client.get(f"/admin/duplicate/duplicateday/{day.pk}/change/").content.decode()
+    assert "#1 1. alice:" in html and "(50.0%)" in html
+    assert client.get("/admin/duplicate/duplicateentry/").status_code == 200
