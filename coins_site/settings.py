@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "notifications",
     "analysis",
     "puzzles",
+    "duplicate",
     "axes",
     "coins_site.operations",  # /healthz, /metrics, the runners' heartbeats
 ]
@@ -320,6 +321,14 @@ COINS_TRICK_PAUSE = float(os.environ.get("COINS_TRICK_PAUSE", "1.5"))
 COINS_MAX_WAITING_TABLES = int(os.environ.get("COINS_MAX_WAITING_TABLES", "3"))
 COINS_MAX_RUNNING_GAMES = int(os.environ.get("COINS_MAX_RUNNING_GAMES", "10"))
 COINS_LOBBY_TABLES_PER_CREATOR = int(os.environ.get("COINS_LOBBY_TABLES_PER_CREATOR", "2"))
+# The daily duplicate (docs/duplicate.md): games a day, their target, the bot in seats 1 and
+# 2 (the hard level's), how many places of each game open their replays once the day has
+# closed, and the secret its seeds are drawn from (empty: SECRET_KEY).
+COINS_DUPLICATE_GAMES = int(os.environ.get("COINS_DUPLICATE_GAMES", "3"))
+COINS_DUPLICATE_TARGET = int(os.environ.get("COINS_DUPLICATE_TARGET", "10"))
+COINS_DUPLICATE_BOT = os.environ.get("COINS_DUPLICATE_BOT", "expert-v4")
+COINS_DUPLICATE_OPEN_BEST = int(os.environ.get("COINS_DUPLICATE_OPEN_BEST", "3"))
+COINS_DUPLICATE_SECRET = os.environ.get("COINS_DUPLICATE_SECRET", "")
 # Messages one socket may send at once, then per second (games/throttle.py).
 COINS_SOCKET_BURST = int(os.environ.get("COINS_SOCKET_BURST", "20"))
 COINS_SOCKET_RATE = float(os.environ.get("COINS_SOCKET_RATE", "4"))

@@ -10,5 +10,6 @@ urlpatterns = [
     path("", include("notifications.urls")),
     path("", include("analysis.urls")),
     path("", include("puzzles.urls")),
+    path("", include("duplicate.urls")),
     path("", include("games.urls")),
 ]

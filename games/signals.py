@@ -41,6 +41,13 @@ rating_changes_of = Signal()
 leaving_cost_of = Signal()
 
 
+# Asked, with ``game`` (a private table), how other apps want it kept: a receiver returns a
+# dict of flags: ``sealed`` (only the people seated there may see it: invite links open
+# nothing), ``open`` (everyone may see it, e.g. a daily duplicate's best game once its day has
+# closed) and ``no_hints`` (no hints, as in rated games) (duplicate).
+table_policy = Signal()
+
+
 def asked(signal: Signal, **kwargs) -> dict:
     """Every receiver's answer to ``signal``, merged (later receivers win a shared key)."""
     merged: dict = {}

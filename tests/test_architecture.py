@@ -41,14 +41,19 @@ def games_sources() -> list[Path]:
 
 
 RUNTIME = (
-    "games", "accounts", "ratings", "friends", "notifications", "analysis", "puzzles", "coins_site",
-    "common",
+    "games", "accounts", "ratings", "friends", "notifications", "analysis", "puzzles", "duplicate",
+    "coins_site", "common",
 )
 
 
 @pytest.mark.parametrize("path", games_sources(), ids=str)
 def test_games_does_not_import_ratings(path):
     assert not {name for name in imported_modules(path) if name.split(".")[0] == "ratings"}
+
+
+@pytest.mark.parametrize("path", games_sources(), ids=str)
+def test_games_does_not_import_duplicate(path):
+    assert not {name for name in imported_modules(path) if name.split(".")[0] == "duplicate"}
 
 
 def test_the_scan_sees_an_import_when_there_is_one(tmp_path):

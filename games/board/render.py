@@ -23,7 +23,7 @@ from games.board.rematch_panel import rematch_panel
 from games.models import Game
 from games.realtime.presence import presence_of, seat_presence
 from games.signals import asked, rating_changes_of
-from games.table.invites import invite_of
+from games.table.invites import invite_of, policy_of
 from games.table.loading import LoadedGame, game_load, seats_of
 
 
@@ -71,14 +71,15 @@ def viewer_context(
         if game.is_rated:
             _add_rating_changes(context["result"], game.pk)
         context["rematch"] = rematch_panel(game, context["seats"], context["viewer_seat"])
-    invite = invite_of(request, game)
+    policy = policy_of(game)
+    invite = invite_of(request, game, policy)
     table_url = game.get_absolute_url()
     context["invite"] = invite
     context["csrf_input"] = csrf_input(request)  # one token for the 16 card forms
     context["table_url"] = f"{table_url}?invite={invite}" if invite else table_url
     context["invite_url"] = (
         request.build_absolute_uri(f"{table_url}?invite={game.invite_token}")
-        if context["viewer_is_seated"] and not game.is_public
+        if context["viewer_is_seated"] and not game.is_public and not policy.get("sealed")
         else ""
     )
     return context

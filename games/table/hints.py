@@ -12,6 +12,7 @@ from games.board.card_names import card_label
 from games.engine import CARD_POINTS, NotYourTurn, SeatView, resolve_trick
 from games.engine.bots import HARD
 from games.models import Game
+from games.table.invites import policy_of
 from games.table.loading import game_load
 from games.table.seats import GameError, GameNotFound, NotSeated, require_running
 
@@ -80,6 +81,8 @@ def hint_view(*, game_id: int, user) -> tuple[str, SeatView]:
     require_running(game)
     if game.is_rated:
         raise GameError(_("Hints are off in rated games."))
+    if policy_of(game).get("no_hints"):
+        raise GameError(_("Hints are off in this game."))
     profile = cached_profile(user)
     if profile is not None and not profile.show_hints:
         raise GameError(_("Hints are turned off in your profile."))

@@ -14,6 +14,7 @@ from django.http import Http404, HttpRequest
 from django.utils.translation import gettext as _
 
 from games.models import Game
+from games.signals import asked, table_policy
 
 SESSION_KEY = "coins_invites"
 REMEMBERED = 20  # invites kept per session, newest last
@@ -30,9 +31,18 @@ def _matches(token: str, game: Game) -> bool:
     return bool(token) and secrets.compare_digest(token, game.invite_token)
 
 
-def invite_of(request: HttpRequest, game: Game) -> str:
-    """The invite token of a private ``game`` if this visitor holds it, else ""."""
+def policy_of(game: Game) -> dict:
+    """What other apps ask of a private ``game`` (``games.signals.table_policy``); public
+    games ask nothing."""
+    return {} if game.is_public else asked(table_policy, game=game)
+
+
+def invite_of(request: HttpRequest, game: Game, policy: dict | None = None) -> str:
+    """The invite token of a private ``game`` if this visitor holds it, else "" (always ""
+    at a sealed table: nobody is invited to it)."""
     if game.is_public:
+        return ""
+    if (policy_of(game) if policy is None else policy).get("sealed"):
         return ""
     offered = _offered(request)
     if _matches(offered, game):
@@ -57,8 +67,12 @@ def remember_invite(request: HttpRequest, game: Game) -> None:
 
 
 def may_view(request: HttpRequest, game: Game) -> bool:
-    """Whether this visitor may see ``game``: public, invited, or seated at it."""
-    if game.is_public or invite_of(request, game):
+    """Whether this visitor may see ``game``: public, opened by its app, invited, or seated
+    at it."""
+    if game.is_public:
+        return True
+    policy = policy_of(game)
+    if policy.get("open") or invite_of(request, game, policy):
         return True
     user = request.user
     return user.is_authenticated and game.seats.filter(user=user).exists()

@@ -45,9 +45,11 @@ def game_create(
     is_public: bool = True,
     is_rated: bool = True,
     clock: int | None = None,
+    seed: str | None = None,
 ) -> Game:
     """Create a table; ``seat_kinds`` gives seats 0..2 as "me", "open" or a bot level, and
-    ``clock`` the seconds each person has per card (None: no clock).
+    ``clock`` the seconds each person has per card (None: no clock). ``seed`` deals the game
+    (the same seed, the same decks and first dealer); by default a fresh secret one.
 
     The game starts at once when no seat is left open.
     """
@@ -66,7 +68,7 @@ def game_create(
             is_public=is_public,
             is_rated=is_rated,
             created_by=creator,
-            seed=new_seed(),
+            seed=seed or new_seed(),
             clock=clock,
         )
         Seat.objects.bulk_create(

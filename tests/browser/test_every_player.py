@@ -6,7 +6,10 @@ import re
 from pathlib import Path
 
 import pytest
+from django.test import override_settings
 
+from duplicate.days import today
+from duplicate.services import duplicate_play
 from friends import services as friends
 from games.models import Game, Play
 from games.table import seats as services
@@ -65,6 +68,8 @@ def pages_of_every_kind(base: str, user, django_user_model) -> dict[str, str]:
     )
     answered = puzzled.puzzles.get(move=with_puzzles(puzzled, count=2)[1])  # the other: served
     puzzle_answer(puzzle_id=answered.pk, user=user, card=answered.view["hand"][0])
+    with override_settings(COINS_DUPLICATE_BOT="random", COINS_DUPLICATE_TARGET=3):
+        play_out(duplicate_play(user=user, number=1, day=today()), user)  # a result to show
     board = Leaderboard.objects.create(name="All time", slug="all-time")
     friend = django_user_model.objects.create_user(f"{user.username}f", password="pw-Coins-123")
     for one, other in ((user, friend), (friend, user)):
@@ -91,6 +96,7 @@ def pages_of_every_kind(base: str, user, django_user_model) -> dict[str, str]:
         "leaderboard": f"/leaderboards/{board.slug}/",
         "puzzle": "/puzzles/",
         "puzzle answered": f"/puzzles/{answered.pk}/",
+        "daily duplicate": "/duplicate/",
     }
 
 

@@ -1,0 +1,63 @@
+"""Staff see each day of the duplicate with every game played and its result."""
+
+from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
+
+from .models import DuplicateDay, DuplicateEntry
+from .selectors import day_results
+
+
+class DuplicateEntryInline(admin.TabularInline):
+    model = DuplicateEntry
+    fields = ("number", "user", "game", "created_at")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    show_change_link = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(DuplicateDay)
+class DuplicateDayAdmin(admin.ModelAdmin):
+    list_display = ("date", "games_played", "results")
+    readonly_fields = ("date", "created_at", "results_table")
+    inlines = [DuplicateEntryInline]
+    date_hierarchy = "date"
+
+    @admin.display(description=_("games played"))
+    def games_played(self, day):
+        return day.entries.count()
+
+    @admin.display(description=_("finished results"))
+    def results(self, day):
+        return sum(results.players for results in day_results(day.date))
+
+    @admin.display(description=_("results"))
+    def results_table(self, day):
+        lines = []
+        for results in day_results(day.date):
+            for row in results.rows:
+                lines.append(
+                    f"#{results.number} {row.place}. {row.player}: {row.points} "
+                    f"{'W' if row.won else '-'} {row.matchpoints:g} ({row.percent:.1f}%) "
+                    f"game {row.game_id}"
+                )
+        return "\n".join(lines) or "-"
+
+    def has_add_permission(self, request):
+        return False
+
+
+@admin.register(DuplicateEntry)
+class DuplicateEntryAdmin(admin.ModelAdmin):
+    list_display = ("day", "number", "user", "game")
+    list_filter = ("number",)
+    search_fields = ("user__username",)
+    list_select_related = ("day", "user", "game")
+    raw_id_fields = ("user", "game")
+    readonly_fields = ("day", "number", "user", "game", "created_at")
+
+    def has_add_permission(self, request):
+        return False

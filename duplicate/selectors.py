@@ -1,0 +1,144 @@
+"""Reading a day of the duplicate: each game's results, matchpoints and spread, the day's table."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+
+from django.conf import settings
+from django.db.models import OuterRef, Subquery
+
+from games.models import Game, Seat
+
+from . import days
+from .models import DuplicateEntry
+from .scoring import Result, matchpoints, percentages, places
+
+SEAT = 0  # the person's seat in every duplicate game
+
+
+@dataclass
+class Row:
+    """One finished result of one game of the day."""
+
+    player: str
+    user_id: int
+    game_id: int
+    points: int
+    won: bool
+    matchpoints: float = 0.0
+    percent: float = 0.0
+    place: int = 1
+    is_open: bool = False  # the replay is open to all (among the best, and the day closed)
+
+
+@dataclass
+class GameResults:
+    number: int
+    rows: list[Row] = field(default_factory=list)
+
+    @property
+    def players(self) -> int:
+        return len(self.rows)
+
+    @property
+    def winners(self) -> int:
+        return sum(row.won for row in self.rows)
+
+
+@dataclass
+class Standing:
+    player: str
+    user_id: int
+    percent: float  # the average over the games they finished
+    games: int
+    place: int = 1
+
+
+def _entries(day: date):
+    score = Seat.objects.filter(game=OuterRef("game_id"), number=SEAT).values("score")[:1]
+    return (
+        DuplicateEntry.objects.filter(day__date=day)
+        .select_related("user", "game")
+        .annotate(points=Subquery(score))
+    )
+
+
+def _finished(entry, end) -> bool:
+    game = entry.game
+    return (
+        game.status == Game.Status.FINISHED
+        and game.finished_at is not None
+        and game.finished_at < end
+    )
+
+
+def day_results(day: date) -> list[GameResults]:
+    """Every game of ``day`` with its finished results, best first. A game still running at
+    the close, or abandoned, has no result."""
+    end, closed = days.day_end(day), days.is_closed(day)
+    games = {number: GameResults(number) for number in days.numbers()}
+    for entry in _entries(day).order_by("number", "game__finished_at", "pk"):
+        if entry.number in games and _finished(entry, end):
+            games[entry.number].rows.append(
+                Row(
+                    player=entry.user.username,
+                    user_id=entry.user_id,
+                    game_id=entry.game_id,
+                    points=entry.points or 0,
+                    won=entry.game.winner_seat == SEAT,
+                )
+            )
+    for results in games.values():
+        rows = results.rows
+        plain = [Result(row.points, row.won) for row in rows]
+        percents = percentages(plain)
+        for row, points, percent, place in zip(
+            rows, matchpoints(plain), percents, places(percents), strict=True
+        ):
+            row.matchpoints, row.percent, row.place = points, percent, place
+            row.is_open = closed and place <= settings.COINS_DUPLICATE_OPEN_BEST
+        rows.sort(key=lambda row: (row.place, row.player))
+    return list(games.values())
+
+
+def standings(games: list[GameResults]) -> list[Standing]:
+    """The day's table: each person's average percentage over the games they finished,
+    best first (more games finished breaks a tie, then the name)."""
+    totals: dict[int, Standing] = {}
+    for results in games:
+        for row in results.rows:
+            standing = totals.setdefault(row.user_id, Standing(row.player, row.user_id, 0.0, 0))
+            standing.percent += row.percent
+            standing.games += 1
+    table = list(totals.values())
+    for standing in table:
+        standing.percent /= standing.games
+    for standing, place in zip(table, places([s.percent for s in table]), strict=True):
+        standing.place = place
+    table.sort(key=lambda s: (s.place, -s.games, s.player))
+    return table
+
+
+def entries_of(user, day: date) -> dict[int, DuplicateEntry]:
+    """The person's games of ``day`` by number."""
+    if not user.is_authenticated:
+        return {}
+    rows = DuplicateEntry.objects.filter(day__date=day, user=user).select_related("game")
+    return {entry.number: entry for entry in rows}
+
+
+def policy_of_game(game: Game) -> dict:
+    """How a duplicate game is kept (``games.signals.table_policy``): only its player sees it
+    (no invite opens it) and gives no hints; once its day has closed, a best result is open to
+    all. Not a duplicate game: nothing to say."""
+    entry = DuplicateEntry.objects.filter(game_id=game.pk).select_related("day").first()
+    if entry is None:
+        return {}
+    policy = {"sealed": True, "no_hints": True}
+    day = entry.day.date
+    if days.is_closed(day) and game.status == Game.Status.FINISHED:
+        for results in day_results(day):
+            if results.number == entry.number:
+                policy["open"] = any(r.is_open and r.game_id == game.pk for r in results.rows)
+    return policy

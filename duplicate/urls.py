@@ -1,0 +1,27 @@
+from datetime import date
+
+from django.urls import path, register_converter
+
+from . import views
+
+
+class DateConverter:
+    """A day as ``YYYY-MM-DD``."""
+
+    regex = r"\d{4}-\d{2}-\d{2}"
+
+    def to_python(self, value: str) -> date:
+        return date.fromisoformat(value)  # a ValueError is a 404: no such day
+
+    def to_url(self, value: date) -> str:
+        return value.isoformat()
+
+
+register_converter(DateConverter, "day")
+
+urlpatterns = [
+    path("duplicate/", views.DayView.as_view(), name="duplicate"),
+    path("duplicate/play/", views.PlayView.as_view(), name="duplicate_play"),
+    path("duplicate/<day:day>/", views.DayView.as_view(), name="duplicate_day"),
+    path("duplicate/<day:day>.json", views.DayJsonView.as_view(), name="duplicate_day_json"),
+]
