@@ -329,6 +329,7 @@ COINS_DUPLICATE_TARGET = int(os.environ.get("COINS_DUPLICATE_TARGET", "10"))
 COINS_DUPLICATE_BOT = os.environ.get("COINS_DUPLICATE_BOT", "expert-v4")
 COINS_DUPLICATE_OPEN_BEST = int(os.environ.get("COINS_DUPLICATE_OPEN_BEST", "3"))
 COINS_DUPLICATE_SECRET = os.environ.get("COINS_DUPLICATE_SECRET", "")
+COINS_DUPLICATE_TODAY = ""  # tests only: a fixed day instead of the UTC date
 # Messages one socket may send at once, then per second (games/throttle.py).
 COINS_SOCKET_BURST = int(os.environ.get("COINS_SOCKET_BURST", "20"))
 COINS_SOCKET_RATE = float(os.environ.get("COINS_SOCKET_RATE", "4"))

@@ -15,7 +15,10 @@ from django.conf import settings
 
 
 def today() -> date:
-    """The duplicate's day now: the UTC date."""
+    """The duplicate's day now: the UTC date (or ``COINS_DUPLICATE_TODAY``, which tests that
+    run servers of their own set, so that no run can cross midnight)."""
+    if settings.COINS_DUPLICATE_TODAY:
+        return date.fromisoformat(settings.COINS_DUPLICATE_TODAY)
     return datetime.now(UTC).date()
 
 

@@ -14,14 +14,18 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture(scope="module", autouse=True)
 def short_duplicate_games():
-    """Short games against quick bots; set before the module's server forks, so it holds
-    there too."""
+    """Short games against quick bots on a fixed day; set before the module's server forks,
+    so it holds there too."""
     from django.conf import settings
 
-    saved = settings.COINS_DUPLICATE_TARGET, settings.COINS_DUPLICATE_BOT
-    settings.COINS_DUPLICATE_TARGET, settings.COINS_DUPLICATE_BOT = 3, "heuristic"
+    names = ("COINS_DUPLICATE_TARGET", "COINS_DUPLICATE_BOT", "COINS_DUPLICATE_TODAY")
+    saved = [getattr(settings, name) for name in names]
+    # A fixed day, far ahead: the run can cross midnight UTC and the day stays open.
+    for name, value in zip(names, (3, "heuristic", "2100-01-01"), strict=True):
+        setattr(settings, name, value)
     yield
-    settings.COINS_DUPLICATE_TARGET, settings.COINS_DUPLICATE_BOT = saved
+    for name, value in zip(names, saved, strict=True):
+        setattr(settings, name, value)
 
 
 def test_two_people_play_the_same_deal_and_compare_their_results(live_server_url, new_page):
