@@ -155,3 +155,18 @@ def test_the_game_ratings_and_their_boards_are_untouched(client, close_the_day, 
     assert not PlayerRating.objects.exists() and not RatingEvent.objects.exists()
     assert not board.standings.exists()
     assert "alice" not in client.get("/leaderboards/all-time/").content.decode()
+
+
+def test_staff_see_the_duplicate_ratings_and_their_changes(
+    client, close_the_day, alice, bob, django_user_model
+):
+    finished_result(alice, number=1, points=3, won=True, day=DAY)
+    finished_result(bob, number=1, points=1, won=False, day=DAY)
+    close_the_day()
+    next_day_rate()
+    client.force_login(django_user_model.objects.create_superuser("boss", password="pw-C-123"))
+    listing = client.get("/admin/duplicate/duplicaterating/").content.decode()
+    assert "alice" in listing and "bob" in listing
+    rated = DuplicateRating.objects.get(user=alice)
+    page = client.get(f"/admin/duplicate/duplicaterating/{rated.pk}/change/")
+    assert page.status_code == 200 and "2040-03-01" in page.content.decode()
