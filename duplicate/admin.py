@@ -3,7 +3,7 @@
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from .models import DuplicateDay, DuplicateEntry
+from .models import DuplicateDay, DuplicateEntry, DuplicateRating, DuplicateRatingEvent
 from .selectors import day_results
 
 
@@ -21,8 +21,8 @@ class DuplicateEntryInline(admin.TabularInline):
 
 @admin.register(DuplicateDay)
 class DuplicateDayAdmin(admin.ModelAdmin):
-    list_display = ("date", "games_played", "results")
-    readonly_fields = ("date", "created_at", "results_table")
+    list_display = ("date", "games_played", "results", "rated_at")
+    readonly_fields = ("date", "created_at", "rated_at", "results_table")
     inlines = [DuplicateEntryInline]
     date_hierarchy = "date"
 
@@ -58,6 +58,30 @@ class DuplicateEntryAdmin(admin.ModelAdmin):
     list_select_related = ("day", "user", "game")
     raw_id_fields = ("user", "game")
     readonly_fields = ("day", "number", "user", "game", "created_at")
+
+    def has_add_permission(self, request):
+        return False
+
+
+class DuplicateRatingEventInline(admin.TabularInline):
+    model = DuplicateRatingEvent
+    fields = ("day", "number", "place", "players", "percent", "mu_after", "sigma_after")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(DuplicateRating)
+class DuplicateRatingAdmin(admin.ModelAdmin):
+    list_display = ("user", "display", "mu", "sigma", "results", "last_day")
+    search_fields = ("user__username",)
+    list_select_related = ("user",)
+    ordering = ("-ordinal",)
+    readonly_fields = ("user", "mu", "sigma", "ordinal", "results", "last_day")
+    inlines = [DuplicateRatingEventInline]
 
     def has_add_permission(self, request):
         return False

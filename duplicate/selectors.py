@@ -6,12 +6,13 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from django.conf import settings
-from django.db.models import OuterRef, Subquery
+from django.db.models import OuterRef, Q, Subquery
 
 from games.models import Game, Seat
+from ratings.models import display_rating
 
 from . import days
-from .models import DuplicateEntry
+from .models import DuplicateEntry, DuplicateRating
 from .scoring import Result, matchpoints, percentages, places
 
 SEAT = 0  # the person's seat in every duplicate game
@@ -142,3 +143,26 @@ def policy_of_game(game: Game) -> dict:
             if results.number == entry.number:
                 policy["open"] = any(r.is_open and r.game_id == game.pk for r in results.rows)
     return policy
+
+
+def rating_board():
+    """Everyone with a duplicate rating, best first (the conservative mu - 3 sigma)."""
+    return DuplicateRating.objects.select_related("user").order_by("-ordinal", "user_id")
+
+
+def rating_of(user) -> dict | None:
+    """The person's duplicate rating, their place on the board and the change of the last day
+    rated for them (None before their first rated game)."""
+    if not user.is_authenticated:
+        return None
+    rating = DuplicateRating.objects.filter(user=user).first()
+    if rating is None:
+        return None
+    ahead = DuplicateRating.objects.filter(
+        Q(ordinal__gt=rating.ordinal) | Q(ordinal=rating.ordinal, user_id__lt=rating.user_id)
+    ).count()
+    last = list(rating.events.filter(day__date=rating.last_day).order_by("number"))
+    change = 0
+    if last:
+        change = rating.display - display_rating(last[0].mu_before, last[0].sigma_before)
+    return {"rating": rating, "rank": ahead + 1, "change": change, "last_day": rating.last_day}

@@ -22,6 +22,7 @@ register_converter(DateConverter, "day")
 urlpatterns = [
     path("duplicate/", views.DayView.as_view(), name="duplicate"),
     path("duplicate/play/", views.PlayView.as_view(), name="duplicate_play"),
+    path("duplicate/ratings/", views.RatingsView.as_view(), name="duplicate_ratings"),
     path("duplicate/<day:day>/", views.DayView.as_view(), name="duplicate_day"),
     path("duplicate/<day:day>.json", views.DayJsonView.as_view(), name="duplicate_day_json"),
 ]

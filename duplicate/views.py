@@ -1,4 +1,5 @@
-"""``/duplicate/``: today's games to play, and any day's results (page and JSON)."""
+"""``/duplicate/``: today's games to play, any day's results (page and JSON), and the duplicate
+rating's board."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from datetime import date, timedelta
 
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
+from django.core.paginator import Paginator
 from django.http import JsonResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
@@ -15,7 +17,7 @@ from games.table.errors import GameError
 
 from . import days
 from .presenters import day_context, day_document
-from .selectors import day_results
+from .selectors import day_results, rating_board, rating_of
 from .services import duplicate_play
 
 
@@ -28,6 +30,7 @@ class DayView(View):
             day = today
         context = day_context(day, request.user, today=today)
         context["yesterday_day"] = today - timedelta(days=1)
+        context["my_rating"] = rating_of(request.user)
         return TemplateResponse(request, "duplicate/day.html", context)
 
 
@@ -53,3 +56,26 @@ class DayJsonView(View):
     def get(self, request, day: date):
         games = day_results(day) if day <= days.today() else []
         return JsonResponse(day_document(day, games))
+
+
+class RatingsView(View):
+    """The duplicate rating's board: everyone rated, best first, a page at a time."""
+
+    per_page = 50
+
+    def get(self, request):
+        page = Paginator(rating_board(), self.per_page).get_page(request.GET.get("page"))
+        viewer_id = request.user.pk if request.user.is_authenticated else None
+        rows = [
+            {
+                "rank": page.start_index() + i,
+                "rating": rating,
+                "is_you": rating.user_id == viewer_id,
+            }
+            for i, rating in enumerate(page)
+        ]
+        return TemplateResponse(
+            request,
+            "duplicate/ratings.html",
+            {"page": page, "rows": rows, "mine": rating_of(request.user)},
+        )

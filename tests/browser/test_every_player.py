@@ -9,6 +9,7 @@ import pytest
 from django.test import override_settings
 
 from duplicate.days import today
+from duplicate.models import DuplicateRating
 from duplicate.services import duplicate_play
 from friends import services as friends
 from games.models import Game, Play
@@ -70,6 +71,9 @@ def pages_of_every_kind(base: str, user, django_user_model) -> dict[str, str]:
     puzzle_answer(puzzle_id=answered.pk, user=user, card=answered.view["hand"][0])
     with override_settings(COINS_DUPLICATE_BOT="random", COINS_DUPLICATE_TARGET=3):
         play_out(duplicate_play(user=user, number=1, day=today()), user)  # a result to show
+    DuplicateRating.objects.create(  # a duplicate rating to show, as a closed day leaves it
+        user=user, mu=27.0, sigma=6.0, ordinal=27.0 - 18.0, results=3, last_day=today()
+    )
     board = Leaderboard.objects.create(name="All time", slug="all-time")
     friend = django_user_model.objects.create_user(f"{user.username}f", password="pw-Coins-123")
     for one, other in ((user, friend), (friend, user)):
@@ -97,6 +101,7 @@ def pages_of_every_kind(base: str, user, django_user_model) -> dict[str, str]:
         "puzzle": "/puzzles/",
         "puzzle answered": f"/puzzles/{answered.pk}/",
         "daily duplicate": "/duplicate/",
+        "duplicate rating": "/duplicate/ratings/",
     }
 
 
