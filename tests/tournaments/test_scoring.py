@@ -53,3 +53,24 @@ def test_a_finished_game_scores_its_people_once(make_tournament, people):
     before = [(e.points, e.games) for e in Entry.objects.order_by("pk")]
     game_score(game_id=game.pk)  # heard again (a runner retrying the aftermath)
     assert [(e.points, e.games) for e in Entry.objects.order_by("pk")] == before
+
+
+@pytest.mark.django_db
+def test_game_create_for_seats_people_and_bots_and_starts(people):
+    from games.table.errors import GameError
+    from games.table.seats import game_create_for
+
+    one, two = people(2)
+    game = game_create_for(people=[two, one], bot="heuristic", target=5, clock=30)
+    seats = list(game.seats.order_by("number"))
+    assert [s.user_id for s in seats] == [two.pk, one.pk, None] and seats[2].bot == "heuristic"
+    assert game.status == Game.Status.IN_PROGRESS and game.created_by is None
+    for bad in (
+        {"people": [one, one]},
+        {"people": []},
+        {"people": [one], "bot": "nobody"},
+        {"people": [one], "clock": 7},
+        {"people": [one], "target": 0},
+    ):
+        with pytest.raises(GameError):
+            game_create_for(**{"bot": "heuristic", "target": 5, **bad})
