@@ -137,3 +137,19 @@ def test_runners_racing_never_seat_a_person_twice(make_tournament, people):
     assert not [r for r in results if isinstance(r, Exception)]
     assert sum(results) == 10
     assert sorted(seated().values()) == [1] * 30
+
+
+def test_a_restart_mid_round_picks_up_where_the_tournament_was(make_tournament, people):
+    """Everything lives in rows: a fresh runner (nothing in memory) pairs nobody twice,
+    and the round goes on once its games (run by any runner) are over."""
+    tournament = make_tournament("swiss", rounds=2)
+    join_all(tournament, people(6))
+    tournament_advance(tournament_id=tournament.pk)
+    first, second = TournamentGame.objects.order_by("pk")
+    finish(first.game)
+    # the server restarts: new runners advance every tournament again from the database
+    assert tournaments_tick() == 0 and tournaments_tick() == 0
+    assert TournamentGame.objects.count() == 2
+    finish(second.game)
+    assert tournaments_tick() == 2
+    assert set(TournamentGame.objects.values_list("round", flat=True)) == {1, 2}
