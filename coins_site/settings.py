@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "analysis",
     "puzzles",
     "duplicate",
+    "tournaments",
     "axes",
     "coins_site.operations",  # /healthz, /metrics, the runners' heartbeats
 ]
@@ -303,7 +304,7 @@ COINS_ANALYSIS_ITERATIONS = int(os.environ.get("COINS_ANALYSIS_ITERATIONS", "300
 COINS_ANALYSIS_LUCK_DEALS = int(os.environ.get("COINS_ANALYSIS_LUCK_DEALS", "200"))
 COINS_ANALYSIS_POLL = float(os.environ.get("COINS_ANALYSIS_POLL", "2"))
 COINS_ANALYSIS_PROCESSES = int(os.environ.get("COINS_ANALYSIS_PROCESSES", "1"))
-COINS_RUNNER_LANES = ["analysis.lane.analyse_forever"]
+COINS_RUNNER_LANES = ["analysis.lane.analyse_forever", "tournaments.lane.pair_forever"]
 # Puzzles (puzzles/finding.py): a position is a puzzle when every other card's win chance is
 # at least this far (0..1) below the best card's.
 COINS_PUZZLE_MARGIN = float(os.environ.get("COINS_PUZZLE_MARGIN", "0.10"))
@@ -330,6 +331,12 @@ COINS_DUPLICATE_BOT = os.environ.get("COINS_DUPLICATE_BOT", "expert-v4")
 COINS_DUPLICATE_OPEN_BEST = int(os.environ.get("COINS_DUPLICATE_OPEN_BEST", "3"))
 COINS_DUPLICATE_SECRET = os.environ.get("COINS_DUPLICATE_SECRET", "")
 COINS_DUPLICATE_TODAY = ""  # tests only: a fixed day instead of the UTC date
+# Tournaments (docs/tournaments.md): how often each runner's lane advances them, the bot that
+# fills a table's free seats (empty: find-a-game's), and how long one or two people left over
+# in an arena wait for others before bots join them.
+COINS_TOURNAMENT_POLL = float(os.environ.get("COINS_TOURNAMENT_POLL", "1"))
+COINS_TOURNAMENT_BOT = os.environ.get("COINS_TOURNAMENT_BOT", "")
+COINS_ARENA_BOTS_AFTER = int(os.environ.get("COINS_ARENA_BOTS_AFTER", "30"))
 # Messages one socket may send at once, then per second (games/throttle.py).
 COINS_SOCKET_BURST = int(os.environ.get("COINS_SOCKET_BURST", "20"))
 COINS_SOCKET_RATE = float(os.environ.get("COINS_SOCKET_RATE", "4"))

@@ -11,5 +11,6 @@ urlpatterns = [
     path("", include("analysis.urls")),
     path("", include("puzzles.urls")),
     path("", include("duplicate.urls")),
+    path("", include("tournaments.urls")),
     path("", include("games.urls")),
 ]

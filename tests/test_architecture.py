@@ -42,6 +42,7 @@ def games_sources() -> list[Path]:
 
 RUNTIME = (
     "games", "accounts", "ratings", "friends", "notifications", "analysis", "puzzles", "duplicate",
+    "tournaments",
     "coins_site", "common",
 )
 
@@ -54,6 +55,11 @@ def test_games_does_not_import_ratings(path):
 @pytest.mark.parametrize("path", games_sources(), ids=str)
 def test_games_does_not_import_duplicate(path):
     assert not {name for name in imported_modules(path) if name.split(".")[0] == "duplicate"}
+
+
+@pytest.mark.parametrize("path", games_sources(), ids=str)
+def test_games_does_not_import_tournaments(path):
+    assert not {name for name in imported_modules(path) if name.split(".")[0] == "tournaments"}
 
 
 def test_the_scan_sees_an_import_when_there_is_one(tmp_path):

@@ -87,6 +87,46 @@ def game_create(
     return game
 
 
+def game_create_for(
+    *,
+    people: list,
+    bot: str,
+    target: int,
+    clock: int | None = None,
+    is_rated: bool = True,
+    is_public: bool = False,
+) -> Game:
+    """Create and start a table for ``people`` (one to three, seated in that order from seat
+    0), with bots of level ``bot`` in the seats left: a table made for people by the site (a
+    tournament's), so nobody is its creator and the per-person table limits do not apply.
+    Inside the caller's transaction when there is one (the people's rows are locked)."""
+    if not 1 <= len(people) <= 3 or len({person.pk for person in people}) != len(people):
+        raise GameError(_("A table seats one to three different people."))
+    if bot not in SEAT_BOTS:
+        raise GameError(_("Unknown kind of seat."))
+    if not (isinstance(target, int) and target in TARGETS):
+        raise GameError(_("The target score must be between 1 and 99."))
+    if clock not in CLOCKS:
+        raise GameError(_("Choose a clock from the list."))
+    with transaction.atomic():
+        for person in sorted(people, key=lambda person: person.pk):  # one order: no deadlock
+            lock_person(person)
+        game = Game.objects.create(
+            target=target, is_public=is_public, is_rated=is_rated, seed=new_seed(), clock=clock
+        )
+        Seat.objects.bulk_create(
+            Seat(
+                game=game,
+                number=number,
+                user=people[number] if number < len(people) else None,
+                bot="" if number < len(people) else bot,
+            )
+            for number in range(3)
+        )
+        start_game(game)
+    return game
+
+
 def lock_person(user) -> None:
     """Hold the person's row until the transaction ends, so that their requests to open or
     join tables are counted one after the other: 25 quick plays at once are 25 requests in
@@ -188,6 +228,7 @@ __all__ = [
     "NotSeated",
     "SeatUnavailable",
     "game_create",
+    "game_create_for",
     "game_quick_play",
     "require_running",
     "seat_join",

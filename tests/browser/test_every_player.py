@@ -3,10 +3,12 @@ by keyboard and followed by ear, at 1280 and 360 px."""
 
 import json
 import re
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from django.test import override_settings
+from django.utils import timezone
 
 from duplicate.days import today
 from duplicate.models import DuplicateRating
@@ -18,6 +20,8 @@ from puzzles.services import puzzle_answer
 from ratings.models import Leaderboard
 from tests.games.helpers import play_out
 from tests.puzzles.helpers import analysed as with_puzzles
+from tournaments.models import Tournament
+from tournaments.services import entry_join
 
 from .actions import PLAYABLE, analysed, board_moves, sign_up
 from .conftest import ARTIFACTS
@@ -75,6 +79,11 @@ def pages_of_every_kind(base: str, user, django_user_model) -> dict[str, str]:
         user=user, mu=27.0, sigma=6.0, ordinal=27.0 - 18.0, results=3, last_day=today()
     )
     board = Leaderboard.objects.create(name="All time", slug="all-time")
+    soon = timezone.now() + timedelta(hours=1)
+    arena = Tournament.objects.create(
+        name="Evening arena", kind="arena", starts_at=soon, ends_at=soon + timedelta(hours=1)
+    )
+    entry_join(tournament_id=arena.pk, user=user)
     friend = django_user_model.objects.create_user(f"{user.username}f", password="pw-Coins-123")
     for one, other in ((user, friend), (friend, user)):
         friends.follow(user=one, username=other.username)
@@ -102,6 +111,8 @@ def pages_of_every_kind(base: str, user, django_user_model) -> dict[str, str]:
         "puzzle answered": f"/puzzles/{answered.pk}/",
         "daily duplicate": "/duplicate/",
         "duplicate rating": "/duplicate/ratings/",
+        "tournaments": "/tournaments/",
+        "tournament": f"/tournaments/{arena.pk}/",
     }
 
 

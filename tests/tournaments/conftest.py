@@ -1,0 +1,45 @@
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from tournaments.models import Tournament
+
+
+@pytest.fixture(autouse=True)
+def tournament_settings(settings):
+    """Quick bots, no pauses, bots for leftovers after 30 s (the tests move the clock)."""
+    settings.COINS_BOT_PAUSE = 0
+    settings.COINS_TRICK_PAUSE = 0
+    settings.COINS_TOURNAMENT_BOT = "heuristic"
+    settings.COINS_ARENA_BOTS_AFTER = 30
+
+
+@pytest.fixture
+def people(make_user):
+    def make(n: int, prefix: str = "p"):
+        return [make_user(f"{prefix}{i}") for i in range(n)]
+
+    return make
+
+
+@pytest.fixture
+def make_tournament():
+    def make(kind="arena", **fields):
+        now = timezone.now()
+        defaults = {
+            "name": f"Test {kind}",
+            "kind": kind,
+            "starts_at": now - timedelta(seconds=1),
+            "target": 2,
+            "clock": None,
+            "is_rated": False,
+        }
+        if kind == "arena":
+            defaults["ends_at"] = now + timedelta(hours=1)
+        else:
+            defaults["rounds"] = 2
+        defaults.update(fields)
+        return Tournament.objects.create(**defaults)
+
+    return make

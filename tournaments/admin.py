@@ -1,0 +1,88 @@
+"""Staff create arenas and Swiss events, see their results, cancel them and remove players
+(with a reason the player is shown)."""
+
+from django import forms
+from django.contrib import admin, messages
+from django.utils.translation import gettext_lazy as _
+
+from .models import Entry, Tournament, TournamentGame
+from .selectors import standings
+from .services import TournamentError, entry_remove, tournament_cancel
+
+
+class EntryInline(admin.TabularInline):
+    model = Entry
+    fields = ("user", "points", "games", "wins", "streak", "withdrawn", "removed", "reason")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+class ReasonForm(admin.helpers.ActionForm):
+    reason = forms.CharField(label=_("Reason"), required=False, max_length=200)
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    list_display = ("name", "kind", "status", "starts_at", "players", "leader")
+    list_filter = ("kind", "status")
+    search_fields = ("name",)
+    readonly_fields = ("status", "current_round", "cancel_reason", "created_at")
+    inlines = [EntryInline]
+    action_form = ReasonForm
+    actions = ["cancel"]
+
+    @admin.display(description=_("players"))
+    def players(self, tournament):
+        return tournament.entries.filter(removed=False).count()
+
+    @admin.display(description=_("leader"))
+    def leader(self, tournament):
+        first = standings(tournament).first()
+        return f"{first.user} ({first.points})" if first else "—"
+
+    @admin.action(description=_("Cancel the chosen tournaments (reason below)"))
+    def cancel(self, request, queryset):
+        reason = request.POST.get("reason", "")
+        for tournament in queryset:
+            try:
+                tournament_cancel(tournament_id=tournament.pk, reason=reason)
+            except TournamentError as error:
+                self.message_user(request, f"{tournament}: {error}", messages.WARNING)
+
+
+@admin.register(Entry)
+class EntryAdmin(admin.ModelAdmin):
+    list_display = ("user", "tournament", "points", "games", "withdrawn", "removed", "reason")
+    list_filter = ("removed", "withdrawn", "tournament")
+    search_fields = ("user__username", "tournament__name")
+    readonly_fields = ("tournament", "user", "points", "games", "wins", "streak", "game_points")
+    fields = (*readonly_fields, "withdrawn", "removed", "reason")
+    action_form = ReasonForm
+    actions = ["remove"]
+
+    def has_add_permission(self, request):
+        return False
+
+    @admin.action(description=_("Remove the chosen players (reason below, shown to them)"))
+    def remove(self, request, queryset):
+        reason = request.POST.get("reason", "")
+        for entry in queryset:
+            try:
+                entry_remove(entry_id=entry.pk, reason=reason)
+            except TournamentError as error:
+                self.message_user(request, str(error), messages.ERROR)
+                return
+
+
+@admin.register(TournamentGame)
+class TournamentGameAdmin(admin.ModelAdmin):
+    list_display = ("game", "tournament", "round", "scored", "created_at")
+    list_filter = ("scored",)
+    readonly_fields = ("tournament", "game", "round", "scored", "created_at")
+
+    def has_add_permission(self, request):
+        return False

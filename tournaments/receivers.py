@@ -1,0 +1,14 @@
+"""How tournaments hear of the games app: a tournament game's end scores its people."""
+
+from django.dispatch import receiver
+
+from games.signals import game_over
+
+from .services import game_score
+
+
+@receiver(game_over, dispatch_uid="tournaments.score_game")
+def score_tournament_game(sender, game_id: int, **kwargs) -> None:
+    """Inside the game's aftermath (idempotent): a failure leaves the game due, to be tried
+    again by a runner."""
+    game_score(game_id=game_id)

@@ -1,0 +1,131 @@
+"""Joining, leaving, staff decisions and scoring: each one transaction, the tournament (or
+the game's tournament row) locked before anything it protects is read."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.models import Game, Seat
+from games.table.errors import GameError
+
+from .models import Entry, Tournament, TournamentGame
+from .scoring import SeatResult, places, points_for
+
+
+class TournamentError(GameError):
+    """A request about a tournament that cannot be served; its message says why."""
+
+
+def _locked(tournament_id: int) -> Tournament:
+    tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+    if tournament is None:
+        raise TournamentError(_("There is no such tournament."))
+    return tournament
+
+
+def entry_join(*, tournament_id: int, user) -> Entry:
+    """Enter ``user`` (before the start, or during an arena), within the entry limit; a
+    person who withdrew from an arena comes back with their points."""
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        if not tournament.is_open:
+            raise TournamentError(_("This tournament can no longer be joined."))
+        entry = Entry.objects.filter(tournament=tournament, user=user).first()
+        if entry is not None and entry.removed:
+            raise TournamentError(
+                _("You were removed from this tournament: %(reason)s") % {"reason": entry.reason}
+            )
+        if entry is not None and not entry.withdrawn:
+            return entry
+        active = Entry.objects.filter(tournament=tournament, withdrawn=False, removed=False)
+        if active.count() >= tournament.max_players:
+            raise TournamentError(_("This tournament is full."))
+        if entry is None:
+            entry = Entry.objects.create(tournament=tournament, user=user)
+        else:
+            entry.withdrawn = False
+            entry.save(update_fields=["withdrawn"])
+        return entry
+
+
+def entry_leave(*, tournament_id: int, user) -> None:
+    """Leave: before the start the entry goes; once it runs, you are paired no more (your
+    points stay in the standings, and a game you are playing still counts)."""
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        entry = Entry.objects.filter(tournament=tournament, user=user, removed=False).first()
+        if entry is None:
+            raise TournamentError(_("You are not in this tournament."))
+        if tournament.status == Tournament.Status.UPCOMING:
+            entry.delete()
+            return
+        entry.withdrawn, entry.waiting_since = True, None
+        entry.save(update_fields=["withdrawn", "waiting_since"])
+
+
+def entry_remove(*, entry_id: int, reason: str) -> None:
+    """Staff remove a player, with a reason shown to them: no more pairing, no more points."""
+    if not reason.strip():
+        raise TournamentError(_("Give the player a reason."))
+    with transaction.atomic():
+        entry = Entry.objects.select_for_update().get(pk=entry_id)
+        _locked(entry.tournament_id)
+        entry.removed, entry.reason, entry.waiting_since = True, reason.strip(), None
+        entry.save(update_fields=["removed", "reason", "waiting_since"])
+
+
+def tournament_cancel(*, tournament_id: int, reason: str = "") -> None:
+    """Staff cancel a tournament: no more pairing or scoring; games under way play on as
+    ordinary games."""
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
+            raise TournamentError(_("This tournament is over already."))
+        tournament.status, tournament.cancel_reason = Tournament.Status.CANCELLED, reason
+        tournament.save(update_fields=["status", "cancel_reason"])
+
+
+def game_score(*, game_id: int) -> None:
+    """Score a finished tournament game once (inside the game's aftermath): its people's
+    points, games, wins, streaks and card points; in an arena they wait for a table again."""
+    tournament_game = (
+        TournamentGame.objects.select_for_update()
+        .filter(game_id=game_id, scored=False)
+        .select_related("tournament", "game")
+        .first()
+    )
+    if tournament_game is None:
+        return
+    tournament, game = tournament_game.tournament, tournament_game.game
+    tournament_game.scored = True
+    tournament_game.save(update_fields=["scored"])
+    if tournament.status == Tournament.Status.CANCELLED:
+        return
+    seats = list(Seat.objects.filter(game=game))
+    placed = places([SeatResult(seat.number, seat.score) for seat in seats], game.winner_seat)
+    entries = {
+        entry.user_id: entry
+        for entry in Entry.objects.select_for_update().filter(
+            tournament=tournament, user__in=[seat.user_id for seat in seats if seat.user_id]
+        )
+    }
+    arena = tournament.kind == Tournament.Kind.ARENA
+    now = timezone.now()
+    for seat in seats:
+        entry = entries.get(seat.user_id)
+        if entry is None or entry.removed:
+            continue
+        left = game.status == Game.Status.ABANDONED and game.abandoned_by == seat.number
+        points, entry.streak = points_for(
+            placed[seat.number], streak_before=entry.streak, arena=arena, left=left
+        )
+        entry.points += points
+        entry.games += 1
+        entry.wins += placed[seat.number] == 1 and not left
+        entry.game_points += seat.score
+        entry.waiting_since = now if arena and entry.is_active else None
+        entry.save(
+            update_fields=["points", "games", "wins", "streak", "game_points", "waiting_since"]
+        )
