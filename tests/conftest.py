@@ -44,6 +44,12 @@ def english_after_each_test():
     translation.activate(settings.LANGUAGE_CODE)
 
 
+@pytest.fixture(autouse=True)
+def no_bot_pause(settings):
+    """Bots answer at once (the pause's own tests set it back)."""
+    settings.COINS_BOT_PAUSE = 0
+
+
 @pytest.fixture
 def make_user(django_user_model):
     """A person with a password (and an e-mail address, if given)."""

@@ -18,16 +18,6 @@ from tests.games.helpers import play_out
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def no_bot_pause(settings):
-    settings.COINS_BOT_PAUSE = 0
-
-
-@pytest.fixture
-def alice(django_user_model):
-    return django_user_model.objects.create_user("alice", password="pw-Coins-123")
-
-
 def finished_game(user, target=4, **kwargs):
     game = table_seats.game_create(
         creator=user, target=target, seat_kinds=["me", "careful", "careful"], **kwargs

@@ -19,11 +19,6 @@ from tests.games.helpers import play_out
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def no_bot_pause(settings):
-    settings.COINS_BOT_PAUSE = 0
-
-
 def finished_game(user, **kwargs) -> Game:
     game = table_seats.game_create(
         creator=user, target=4, seat_kinds=["me", "careful", "careful"], **kwargs

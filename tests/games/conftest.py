@@ -5,11 +5,6 @@ import pytest
 
 
 @pytest.fixture(autouse=True)
-def no_bot_pause(settings):
-    settings.COINS_BOT_PAUSE = 0
-
-
-@pytest.fixture(autouse=True)
 def fresh_database_pool():
     """Give each test a fresh psycopg pool.
 

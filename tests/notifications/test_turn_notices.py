@@ -39,11 +39,6 @@ def alice(django_user_model):
     return django_user_model.objects.get(pk=user.pk)
 
 
-@pytest.fixture(autouse=True)
-def no_bot_pause(settings):
-    settings.COINS_BOT_PAUSE = 0
-
-
 def day_game(user, clock=DAY) -> Game:
     """A game against two bots, played up to the person's turn."""
     game = table_seats.game_create(

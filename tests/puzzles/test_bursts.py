@@ -14,11 +14,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 BURST = 50
 
 
-@pytest.fixture(autouse=True)
-def no_bot_pause(settings):
-    settings.COINS_BOT_PAUSE = 0
-
-
 def test_fifty_parallel_answers_by_one_person_count_once(django_user_model):
     alice = django_user_model.objects.create_user("alice", password="pw-Coins-123")
     bob = django_user_model.objects.create_user("bob", password="pw-Coins-123")

@@ -14,16 +14,6 @@ from .helpers import HIGH, analysed, finished_game
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def no_bot_pause(settings):
-    settings.COINS_BOT_PAUSE = 0
-
-
-@pytest.fixture
-def alice(django_user_model):
-    return django_user_model.objects.create_user("alice", password="pw-Coins-123")
-
-
 def test_a_card_is_clearly_best_only_by_the_margin_with_three_choices_before_the_end():
     play = {"trick": 5, "values": {"1O": 0.9, "2O": 0.75, "3O": 0.7}}
     assert clear_best(play, 0.15) == "1O"

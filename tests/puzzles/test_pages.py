@@ -14,16 +14,6 @@ from .helpers import analysed, finished_game
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def no_bot_pause(settings):
-    settings.COINS_BOT_PAUSE = 0
-
-
-@pytest.fixture
-def alice(django_user_model):
-    return django_user_model.objects.create_user("alice", password="pw-Coins-123")
-
-
 @pytest.fixture
 def bob(django_user_model):
     return django_user_model.objects.create_user("bob", password="pw-Coins-123")

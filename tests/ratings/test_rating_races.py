@@ -16,11 +16,6 @@ pytestmark = [
 ]
 
 
-@pytest.fixture(autouse=True)
-def no_bot_pause(settings):
-    settings.COINS_BOT_PAUSE = 0
-
-
 def rate(game: Game):
     with transaction.atomic():  # as the runner does, in the game's aftermath
         return game_rate(game_id=game.pk)

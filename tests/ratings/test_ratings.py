@@ -21,11 +21,6 @@ from tests.games.helpers import serve_due
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def no_bot_pause(settings):
-    settings.COINS_BOT_PAUSE = 0
-
-
 def finish(creator, kinds, others=(), target=3) -> Game:
     """Play a game to its end, people playing their first card; return it (rated)."""
     game = services.game_create(creator=creator, target=target, seat_kinds=kinds)
