@@ -1,6 +1,6 @@
 """Two newcomers join an arena in two browsers: both are seated at one table as soon as the
 arena pairs them (a bot fills the third seat), play it to the end by clicking, and find
-their points in the standings; the one who finished is seated again."""
+their points in the standings."""
 
 import re
 from datetime import timedelta
