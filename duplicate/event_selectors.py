@@ -137,3 +137,8 @@ def event_policy_of_game(game: Game) -> dict:
     if not EventTable.objects.filter(game_id=game.pk).exists():
         return {}
     return {"sealed": True, "no_hints": True}
+
+
+def current_events(limit: int = 10) -> list[DuplicateEvent]:
+    """The events open to join or running, newest first (for ``/duplicate/``)."""
+    return list(DuplicateEvent.objects.exclude(status=DuplicateEvent.Status.FINISHED)[:limit])

@@ -247,6 +247,7 @@ def test_results_are_compared_with_everyone_who_held_the_same_seat_of_the_same_d
 def test_the_event_page_joins_shows_your_table_and_the_standings(client, people):
     event = an_event(people[1:])
     client.force_login(people[0])
+    assert f'data-event-link="{event.pk}"' in client.get("/duplicate/").content.decode()
     page = client.get(f"/duplicate/events/{event.pk}/").content.decode()
     assert 'data-action="event-join"' in page
     client.post(f"/duplicate/events/{event.pk}/join/", {"action": "join"})
