@@ -3,6 +3,7 @@
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
+from . import event_admin  # noqa: F401  (the duplicate events' admin)
 from .models import DuplicateDay, DuplicateEntry, DuplicateRating, DuplicateRatingEvent
 from .selectors import day_results
 

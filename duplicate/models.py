@@ -2,7 +2,9 @@
 the duplicate rating: each closed day's games rated by matchpoints (``duplicate.rating``)."""
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from ratings.models import (
@@ -121,3 +123,90 @@ class DuplicateRatingEvent(models.Model):
     def delta(self) -> int:
         after = display_rating(self.mu_after, self.sigma_after)
         return after - display_rating(self.mu_before, self.sigma_before)
+
+
+class DuplicateEvent(models.Model):
+    """A duplicate event between people (``duplicate.event_services``): everyone who joined,
+    and bots filling to a multiple of three, play the event's three deals, one a round, each
+    deal at several tables with different trios (``duplicate.events.schedule``)."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("Open to join")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
+
+    name = models.CharField(max_length=100)
+    target = models.PositiveSmallIntegerField(
+        default=10, validators=[MinValueValidator(1), MaxValueValidator(99)]
+    )
+    bot = models.CharField(
+        max_length=20, blank=True, help_text=_("The bots' level; empty: the daily duplicate's.")
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    round = models.PositiveSmallIntegerField(default=0, help_text=_("The deal being played."))
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("duplicate event")
+        verbose_name_plural = _("duplicate events")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("duplicate_event", args=[self.pk])
+
+
+class EventEntry(models.Model):
+    """A person (or, with no user, a bot filling the event) in an event; ``player`` is their
+    number in the schedule, given when the event starts."""
+
+    event = models.ForeignKey(DuplicateEvent, on_delete=models.CASCADE, related_name="entries")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="duplicate_event_entries",
+    )
+    player = models.PositiveSmallIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["event", "player", "pk"]
+        verbose_name = _("duplicate event entry")
+        verbose_name_plural = _("duplicate event entries")
+        constraints = [
+            models.UniqueConstraint(fields=["event", "user"], name="duplicate_event_one_entry"),
+            models.UniqueConstraint(
+                fields=["event", "player"], name="duplicate_event_one_player_number"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event}: {self.user or 'bot'}"
+
+
+class EventTable(models.Model):
+    """One table of one deal (round) of an event; who sits where is the schedule's."""
+
+    event = models.ForeignKey(DuplicateEvent, on_delete=models.CASCADE, related_name="tables")
+    deal = models.PositiveSmallIntegerField()  # 1..3, also the round
+    number = models.PositiveSmallIntegerField()  # 0..tables-1
+    game = models.OneToOneField("games.Game", on_delete=models.CASCADE, related_name="event_table")
+
+    class Meta:
+        ordering = ["event", "deal", "number"]
+        verbose_name = _("duplicate event table")
+        verbose_name_plural = _("duplicate event tables")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["event", "deal", "number"], name="duplicate_event_one_table"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.event} deal {self.deal} table {self.number + 1}"

@@ -16,6 +16,7 @@ from django.views import View
 from games.table.errors import GameError
 
 from . import days
+from .event_selectors import current_events
 from .presenters import day_context, day_document
 from .selectors import day_results, rating_board, rating_of
 from .services import duplicate_play
@@ -31,6 +32,7 @@ class DayView(View):
         context = day_context(day, request.user, today=today)
         context["yesterday_day"] = today - timedelta(days=1)
         context["my_rating"] = rating_of(request.user)
+        context["events"] = current_events()
         return TemplateResponse(request, "duplicate/day.html", context)
 
 

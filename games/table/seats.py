@@ -95,12 +95,20 @@ def game_create_for(
     clock: int | None = None,
     is_rated: bool = True,
     is_public: bool = False,
+    seed: str | None = None,
 ) -> Game:
     """Create and start a table for ``people`` (one to three, seated in that order from seat
-    0), with bots of level ``bot`` in the seats left: a table made for people by the site (a
-    tournament's), so nobody is its creator and the per-person table limits do not apply.
-    Inside the caller's transaction when there is one (the people's rows are locked)."""
-    if not 1 <= len(people) <= 3 or len({person.pk for person in people}) != len(people):
+    0; a ``None`` among them is a bot's seat), with bots of level ``bot`` in the seats left:
+    a table made for people by the site (a tournament's, a duplicate event's), so nobody is
+    its creator and the per-person table limits do not apply. ``seed`` deals it (a new one
+    when not given). Inside the caller's transaction when there is one (the people's rows
+    are locked)."""
+    seated = [person for person in people if person is not None]
+    if (
+        not 1 <= len(seated) <= 3
+        or len(people) > 3
+        or len({person.pk for person in seated}) != len(seated)
+    ):
         raise GameError(_("A table seats one to three different people."))
     if bot not in SEAT_BOTS:
         raise GameError(_("Unknown kind of seat."))
@@ -109,17 +117,22 @@ def game_create_for(
     if clock not in CLOCKS:
         raise GameError(_("Choose a clock from the list."))
     with transaction.atomic():
-        for person in sorted(people, key=lambda person: person.pk):  # one order: no deadlock
+        for person in sorted(seated, key=lambda person: person.pk):  # one order: no deadlock
             lock_person(person)
         game = Game.objects.create(
-            target=target, is_public=is_public, is_rated=is_rated, seed=new_seed(), clock=clock
+            target=target,
+            is_public=is_public,
+            is_rated=is_rated,
+            seed=seed or new_seed(),
+            clock=clock,
         )
+        by_seat = [*people, *[None] * (3 - len(people))]
         Seat.objects.bulk_create(
             Seat(
                 game=game,
                 number=number,
-                user=people[number] if number < len(people) else None,
-                bot="" if number < len(people) else bot,
+                user=by_seat[number],
+                bot="" if by_seat[number] is not None else bot,
             )
             for number in range(3)
         )

@@ -11,7 +11,8 @@ from django.test import override_settings
 from django.utils import timezone
 
 from duplicate.days import today
-from duplicate.models import DuplicateRating
+from duplicate.event_services import event_join, event_start
+from duplicate.models import DuplicateEvent, DuplicateRating, EventTable
 from duplicate.services import duplicate_play
 from friends import services as friends
 from games.models import Game, Play
@@ -78,6 +79,11 @@ def pages_of_every_kind(base: str, user, django_user_model) -> dict[str, str]:
     DuplicateRating.objects.create(  # a duplicate rating to show, as a closed day leaves it
         user=user, mu=27.0, sigma=6.0, ordinal=27.0 - 18.0, results=3, last_day=today()
     )
+    event = DuplicateEvent.objects.create(name="Winter duplicate", target=3, bot="random")
+    event_join(user=user, event_id=event.pk)
+    event_start(event.pk)  # the person and two bots: one table, the person in seat 0
+    play_out(EventTable.objects.get(event=event).game, user)  # results and standings to show
+    open_event = DuplicateEvent.objects.create(name="Spring duplicate")
     board = Leaderboard.objects.create(name="All time", slug="all-time")
     soon = timezone.now() + timedelta(hours=1)
     arena = Tournament.objects.create(
@@ -111,6 +117,8 @@ def pages_of_every_kind(base: str, user, django_user_model) -> dict[str, str]:
         "puzzle answered": f"/puzzles/{answered.pk}/",
         "daily duplicate": "/duplicate/",
         "duplicate rating": "/duplicate/ratings/",
+        "duplicate event": f"/duplicate/events/{event.pk}/",
+        "duplicate event open": f"/duplicate/events/{open_event.pk}/",
         "tournaments": "/tournaments/",
         "tournament": f"/tournaments/{arena.pk}/",
     }

@@ -1,0 +1,144 @@
+"""Reading a duplicate event: each deal's results, seat by seat, scored by matchpoints against
+everyone who held the same seat of the same deal, and the event's standings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.utils.translation import gettext as _
+
+from games.models import Game
+
+from . import events
+from .models import DuplicateEvent, EventEntry, EventTable
+from .scoring import Result, matchpoints, percentages, places
+
+
+@dataclass
+class EventRow:
+    """One finished result: one entry's seat at one table of one deal."""
+
+    entry_id: int
+    player: str
+    is_bot: bool
+    game_id: int
+    table: int
+    points: int
+    won: bool
+    matchpoints: float = 0.0
+    percent: float = 0.0
+    place: int = 1
+
+
+@dataclass
+class SeatResults:
+    """Everyone who held ``seat`` of ``deal``, finished results only, best first."""
+
+    deal: int
+    seat: int
+    rows: list[EventRow] = field(default_factory=list)
+
+
+@dataclass
+class EventStanding:
+    entry_id: int
+    player: str
+    is_bot: bool
+    percent: float
+    deals: int
+    place: int = 1
+
+
+def entry_name(entry: EventEntry) -> str:
+    if entry.user_id is not None:
+        return entry.user.username
+    return _("Bot %(number)d") % {"number": entry.player + 1}
+
+
+def event_results(event: DuplicateEvent) -> list[SeatResults]:
+    """Every deal and seat played so far with its finished results and their matchpoints
+    (people and the bots filling the event alike: each held those cards)."""
+    entries = {entry.player: entry for entry in event.entries.select_related("user")}
+    if not entries or None in entries:
+        return []
+    plan = events.schedule(len(entries))
+    groups: dict[tuple[int, int], SeatResults] = {}
+    tables = (
+        EventTable.objects.filter(event=event)
+        .select_related("game")
+        .prefetch_related("game__seats")
+        .order_by("deal", "number")
+    )
+    for table in tables:
+        game = table.game
+        if game.status != Game.Status.FINISHED:
+            continue
+        scores = {seat.number: seat.score for seat in game.seats.all()}
+        for seat, player in enumerate(plan[table.deal - 1][table.number].seats):
+            entry = entries[player]
+            group = groups.setdefault((table.deal, seat), SeatResults(table.deal, seat))
+            group.rows.append(
+                EventRow(
+                    entry_id=entry.pk,
+                    player=entry_name(entry),
+                    is_bot=entry.user_id is None,
+                    game_id=game.pk,
+                    table=table.number,
+                    points=scores.get(seat) or 0,
+                    won=game.winner_seat == seat,
+                )
+            )
+    for group in groups.values():
+        plain = [Result(row.points, row.won) for row in group.rows]
+        percents = percentages(plain)
+        for row, points, percent, place in zip(
+            group.rows, matchpoints(plain), percents, places(percents), strict=True
+        ):
+            row.matchpoints, row.percent, row.place = points, percent, place
+        group.rows.sort(key=lambda row: (row.place, row.player))
+    return [groups[key] for key in sorted(groups)]
+
+
+def event_standings(results: list[SeatResults]) -> list[EventStanding]:
+    """Each entry's average percentage over the deals they finished, best first (more deals
+    finished, then the name, order a tie)."""
+    totals: dict[int, EventStanding] = {}
+    for group in results:
+        for row in group.rows:
+            standing = totals.setdefault(
+                row.entry_id, EventStanding(row.entry_id, row.player, row.is_bot, 0.0, 0)
+            )
+            standing.percent += row.percent
+            standing.deals += 1
+    table = list(totals.values())
+    for standing in table:
+        standing.percent /= standing.deals
+    for standing, place in zip(table, places([s.percent for s in table]), strict=True):
+        standing.place = place
+    table.sort(key=lambda s: (s.place, -s.deals, s.player))
+    return table
+
+
+def my_table(event: DuplicateEvent, user) -> Game | None:
+    """The game ``user`` sits at in the event's current deal, if any."""
+    if not user.is_authenticated or event.status != DuplicateEvent.Status.RUNNING:
+        return None
+    table = (
+        EventTable.objects.filter(event=event, deal=event.round, game__seats__user=user)
+        .select_related("game")
+        .first()
+    )
+    return table.game if table else None
+
+
+def event_policy_of_game(game: Game) -> dict:
+    """An event's table is seen by the people seated there alone (no invite opens it) and
+    gives no hints: the same deal is being played at the other tables."""
+    if not EventTable.objects.filter(game_id=game.pk).exists():
+        return {}
+    return {"sealed": True, "no_hints": True}
+
+
+def current_events(limit: int = 10) -> list[DuplicateEvent]:
+    """The events open to join or running, newest first (for ``/duplicate/``)."""
+    return list(DuplicateEvent.objects.exclude(status=DuplicateEvent.Status.FINISHED)[:limit])
