@@ -18,6 +18,7 @@ from games.models import Seat
 from games.table.options import QUEUE_BOT
 from games.table.seats import game_create_for
 
+from .live import standings_changed
 from .models import Entry, Tournament, TournamentGame
 from .selectors import STANDINGS_ORDER
 
@@ -45,15 +46,23 @@ def tournament_advance(*, tournament_id: int, now: datetime | None = None) -> in
         )
         if tournament is None:
             return 0
-        if tournament.status == Tournament.Status.UPCOMING:
-            tournament.status = Tournament.Status.RUNNING
-            tournament.save(update_fields=["status"])
-            Entry.objects.filter(tournament=tournament, withdrawn=False, removed=False).update(
-                waiting_since=now
-            )
-        if tournament.kind == Tournament.Kind.ARENA:
-            return _arena(tournament, now)
-        return _swiss(tournament)
+        before = (tournament.status, tournament.current_round)
+        seated = _advance_locked(tournament, now)
+        if seated or (tournament.status, tournament.current_round) != before:
+            standings_changed(tournament.pk)  # tables are ready, a round began or it ended
+        return seated
+
+
+def _advance_locked(tournament: Tournament, now: datetime) -> int:
+    if tournament.status == Tournament.Status.UPCOMING:
+        tournament.status = Tournament.Status.RUNNING
+        tournament.save(update_fields=["status"])
+        Entry.objects.filter(tournament=tournament, withdrawn=False, removed=False).update(
+            waiting_since=now
+        )
+    if tournament.kind == Tournament.Kind.ARENA:
+        return _arena(tournament, now)
+    return _swiss(tournament)
 
 
 def _playing(tournament: Tournament) -> set[int]:

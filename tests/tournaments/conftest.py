@@ -43,3 +43,7 @@ def make_tournament():
         return Tournament.objects.create(**defaults)
 
     return make
+
+
+# Socket tests: a fresh channel layer and database pool per test, as for the tables' sockets.
+from tests.games.conftest import fresh_channel_layer, fresh_database_pool  # noqa: E402, F401
