@@ -20,6 +20,7 @@ from games.table.seats import game_create_for
 
 from .live import standings_changed
 from .models import Entry, Tournament, TournamentGame
+from .notices import note_table_ready
 from .selectors import STANDINGS_ORDER
 from .swiss import avoid_repeats, played_trios
 
@@ -93,7 +94,7 @@ def _arena(tournament: Tournament, now: datetime) -> int:
     waiting = [
         entry
         for entry in Entry.objects.filter(tournament=tournament, withdrawn=False, removed=False)
-        .select_related("user")
+        .select_related("user__profile")
         .order_by(*STANDINGS_ORDER)
         if entry.user_id not in playing
     ]
@@ -124,7 +125,7 @@ def _swiss(tournament: Tournament) -> int:
         return 0
     entries = list(
         Entry.objects.filter(tournament=tournament, withdrawn=False, removed=False)
-        .select_related("user")
+        .select_related("user__profile")
         .order_by(*STANDINGS_ORDER)
     )
     if tournament.current_round == 0:
@@ -160,7 +161,10 @@ def _seat(tournament: Tournament, group: list[Entry], *, round_number: int) -> N
         clock=tournament.clock,
         is_rated=tournament.is_rated,
     )
-    TournamentGame.objects.create(tournament=tournament, game=game, round=round_number)
+    tournament_game = TournamentGame.objects.create(
+        tournament=tournament, game=game, round=round_number
+    )
+    note_table_ready(tournament_game=tournament_game, people=people)
     byes = 3 - len(group)
     for entry in group:
         entry.waiting_since = None
