@@ -7,9 +7,13 @@
   var open = false;
   var lastFrame = 0;
 
-  document.addEventListener("htmx:wsOpen", function () { open = true; });
-  document.addEventListener("htmx:wsClose", function () { open = false; });
-  document.addEventListener("htmx:wsError", function () { open = false; });
+  function setOpen(value) {
+    open = value;
+    document.body.dataset.tournamentSocket = value ? "open" : "closed";
+  }
+  document.addEventListener("htmx:wsOpen", function () { setOpen(true); });
+  document.addEventListener("htmx:wsClose", function () { setOpen(false); });
+  document.addEventListener("htmx:wsError", function () { setOpen(false); });
   document.addEventListener("htmx:wsAfterMessage", function () { lastFrame = Date.now(); });
   document.addEventListener("htmx:afterRequest", function (event) {
     var element = event.detail && event.detail.elt;
