@@ -28,6 +28,7 @@ from coins_site.proxies import ForwardedClient  # noqa: E402
 from coins_site.websocket_origin import SameOriginValidator  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 from games.table.runner import start_in_this_process  # noqa: E402
+from tournaments.routing import websocket_urlpatterns as tournament_sockets  # noqa: E402
 
 
 class StartsTableRunner:
@@ -51,7 +52,7 @@ application = ForwardedClient(
                 {
                     "http": HttpSlots(django_asgi_app),
                     "websocket": SameOriginValidator(
-                        AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+                        AuthMiddlewareStack(URLRouter(websocket_urlpatterns + tournament_sockets))
                     ),
                 }
             )

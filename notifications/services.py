@@ -137,6 +137,15 @@ def _mail(user, message: dict) -> bool:
     return True
 
 
+def push_to(user, message: dict, now: datetime | None = None) -> bool:
+    """Send ``message`` (title, body, url, tag) to the browsers of ``user`` if they asked
+    for Web Push and the site has keys; whether one browser took it. For other apps'
+    notices (tournaments: "your table is ready")."""
+    if not (push_configured() and getattr(user, "profile", None) and user.profile.turn_push):
+        return False
+    return _push(user, message, now or timezone.now())
+
+
 def _push(user, message: dict, now: datetime) -> bool:
     from pywebpush import WebPushException, webpush  # imported when a push is due only
 

@@ -130,3 +130,27 @@ class TournamentGame(models.Model):
 
     def __str__(self) -> str:
         return f"Game {self.game_id} of {self.tournament}"
+
+
+class TableReadyNotice(models.Model):
+    """An outbox row: ``user`` was seated at ``game`` and asked for Web Push; the runners'
+    spare time sends "Your tournament table is ready" once (unless they are at the table
+    already, or the game is over)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="table_ready_notices"
+    )
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
+    sent_at = models.DateTimeField(null=True, blank=True)
+    outcome = models.CharField(max_length=16, blank=True)  # sent, at-table, moved-on, nowhere
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "game"], name="table_ready_once"),
+        ]
+        indexes = [
+            models.Index(fields=["sent_at"], condition=Q(sent_at=None), name="table_ready_due")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} · game {self.game_id}"

@@ -18,8 +18,11 @@ from games.models import Seat
 from games.table.options import QUEUE_BOT
 from games.table.seats import game_create_for
 
+from .live import standings_changed
 from .models import Entry, Tournament, TournamentGame
+from .notices import note_table_ready
 from .selectors import STANDINGS_ORDER
+from .swiss import avoid_repeats, played_trios
 
 LIVE = (Tournament.Status.UPCOMING, Tournament.Status.RUNNING)
 
@@ -45,15 +48,23 @@ def tournament_advance(*, tournament_id: int, now: datetime | None = None) -> in
         )
         if tournament is None:
             return 0
-        if tournament.status == Tournament.Status.UPCOMING:
-            tournament.status = Tournament.Status.RUNNING
-            tournament.save(update_fields=["status"])
-            Entry.objects.filter(tournament=tournament, withdrawn=False, removed=False).update(
-                waiting_since=now
-            )
-        if tournament.kind == Tournament.Kind.ARENA:
-            return _arena(tournament, now)
-        return _swiss(tournament)
+        before = (tournament.status, tournament.current_round)
+        seated = _advance_locked(tournament, now)
+        if seated or (tournament.status, tournament.current_round) != before:
+            standings_changed(tournament.pk)  # tables are ready, a round began or it ended
+        return seated
+
+
+def _advance_locked(tournament: Tournament, now: datetime) -> int:
+    if tournament.status == Tournament.Status.UPCOMING:
+        tournament.status = Tournament.Status.RUNNING
+        tournament.save(update_fields=["status"])
+        Entry.objects.filter(tournament=tournament, withdrawn=False, removed=False).update(
+            waiting_since=now
+        )
+    if tournament.kind == Tournament.Kind.ARENA:
+        return _arena(tournament, now)
+    return _swiss(tournament)
 
 
 def _playing(tournament: Tournament) -> set[int]:
@@ -83,7 +94,7 @@ def _arena(tournament: Tournament, now: datetime) -> int:
     waiting = [
         entry
         for entry in Entry.objects.filter(tournament=tournament, withdrawn=False, removed=False)
-        .select_related("user")
+        .select_related("user__profile")
         .order_by(*STANDINGS_ORDER)
         if entry.user_id not in playing
     ]
@@ -104,7 +115,8 @@ def _arena(tournament: Tournament, now: datetime) -> int:
 def _swiss(tournament: Tournament) -> int:
     """Start the next round once every table of this one has been scored: people in order
     of the standings (a shuffle in round 1), seated in threes, so that each table holds
-    people of like scores; one or two left over play with bots (byes)."""
+    people of like scores, and no three who played together before where a swap avoids it
+    (``tournaments.swiss``); one or two left over play with bots (byes)."""
     if TournamentGame.objects.filter(tournament=tournament, scored=False).exists():
         return 0
     if tournament.current_round >= tournament.rounds:
@@ -113,7 +125,7 @@ def _swiss(tournament: Tournament) -> int:
         return 0
     entries = list(
         Entry.objects.filter(tournament=tournament, withdrawn=False, removed=False)
-        .select_related("user")
+        .select_related("user__profile")
         .order_by(*STANDINGS_ORDER)
     )
     if tournament.current_round == 0:
@@ -123,6 +135,16 @@ def _swiss(tournament: Tournament) -> int:
     if not entries:
         return 0
     groups = [entries[i : i + 3] for i in range(0, len(entries), 3)]
+    if tournament.current_round > 1:
+        seatings = Seat.objects.filter(
+            game__tournament_game__tournament=tournament, user__isnull=False
+        ).values_list("game_id", "user_id")
+        groups = avoid_repeats(
+            groups,
+            played_trios(seatings),
+            person=lambda entry: entry.user_id,
+            points=lambda entry: entry.points,
+        )
     for group in groups:
         _seat(tournament, group, round_number=tournament.current_round)
     return len(groups)
@@ -139,7 +161,10 @@ def _seat(tournament: Tournament, group: list[Entry], *, round_number: int) -> N
         clock=tournament.clock,
         is_rated=tournament.is_rated,
     )
-    TournamentGame.objects.create(tournament=tournament, game=game, round=round_number)
+    tournament_game = TournamentGame.objects.create(
+        tournament=tournament, game=game, round=round_number
+    )
+    note_table_ready(tournament_game=tournament_game, people=people)
     byes = 3 - len(group)
     for entry in group:
         entry.waiting_since = None

@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from games.models import Game, Seat
 from games.table.errors import GameError
 
+from .live import standings_changed
 from .models import Entry, Tournament, TournamentGame
 from .scoring import SeatResult, places, points_for
 
@@ -47,6 +48,7 @@ def entry_join(*, tournament_id: int, user) -> Entry:
         else:
             entry.withdrawn = False
             entry.save(update_fields=["withdrawn"])
+        standings_changed(tournament.pk)
         return entry
 
 
@@ -58,6 +60,7 @@ def entry_leave(*, tournament_id: int, user) -> None:
         entry = Entry.objects.filter(tournament=tournament, user=user, removed=False).first()
         if entry is None:
             raise TournamentError(_("You are not in this tournament."))
+        standings_changed(tournament.pk)
         if tournament.status == Tournament.Status.UPCOMING:
             entry.delete()
             return
@@ -74,6 +77,7 @@ def entry_remove(*, entry_id: int, reason: str) -> None:
         _locked(entry.tournament_id)
         entry.removed, entry.reason, entry.waiting_since = True, reason.strip(), None
         entry.save(update_fields=["removed", "reason", "waiting_since"])
+        standings_changed(entry.tournament_id)
 
 
 def tournament_cancel(*, tournament_id: int, reason: str = "") -> None:
@@ -85,6 +89,7 @@ def tournament_cancel(*, tournament_id: int, reason: str = "") -> None:
             raise TournamentError(_("This tournament is over already."))
         tournament.status, tournament.cancel_reason = Tournament.Status.CANCELLED, reason
         tournament.save(update_fields=["status", "cancel_reason"])
+        standings_changed(tournament.pk)
 
 
 def game_score(*, game_id: int) -> None:
@@ -103,6 +108,7 @@ def game_score(*, game_id: int) -> None:
     tournament_game.save(update_fields=["scored"])
     if tournament.status == Tournament.Status.CANCELLED:
         return
+    standings_changed(tournament.pk)
     seats = list(Seat.objects.filter(game=game))
     placed = places([SeatResult(seat.number, seat.score) for seat in seats], game.winner_seat)
     entries = {

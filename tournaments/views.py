@@ -1,5 +1,6 @@
-"""``/tournaments/``: the list, a tournament's page (its standings and your table, polled
-by htmx as one partial), joining and leaving."""
+"""``/tournaments/``: the list, a tournament's page (its standings and your table, one
+partial: pushed over its socket, polled by htmx while the socket is not open), joining and
+leaving."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.views import View
 
-from .models import Entry, Tournament
-from .selectors import current_table, standings
+from .live import live_context
+from .models import Tournament
 from .services import TournamentError, entry_join, entry_leave
 
 LIST_LENGTH = 50
@@ -30,15 +31,7 @@ class ListView(View):
 class DetailView(View):
     def get(self, request, pk: int):
         tournament = get_object_or_404(Tournament, pk=pk)
-        mine = None
-        if request.user.is_authenticated:
-            mine = Entry.objects.filter(tournament=tournament, user=request.user).first()
-        context = {
-            "tournament": tournament,
-            "standings": standings(tournament),
-            "mine": mine,
-            "table": current_table(tournament, request.user),
-        }
+        context = live_context(tournament, request.user)
         template = "tournaments/detail.html"
         if request.htmx:
             template += "#live"

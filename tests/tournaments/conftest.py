@@ -43,3 +43,9 @@ def make_tournament():
         return Tournament.objects.create(**defaults)
 
     return make
+
+
+# Socket tests: a fresh channel layer and database pool per test, as for the tables' sockets;
+# push tests: a site with Web Push keys and a push service that records what it receives.
+from tests.games.conftest import fresh_channel_layer, fresh_database_pool  # noqa: E402, F401
+from tests.notifications.test_turn_notices import push_service, vapid  # noqa: E402, F401

@@ -2,8 +2,11 @@
 link once you are seated, and the polled partial (standings and your table only)."""
 
 import pytest
+from django.test import Client
 
-from tournaments.models import Entry, TournamentGame
+from lab.benchmarks.pages import queries_of
+from lab.benchmarks.tournament_pages import seed
+from tournaments.models import Entry, Tournament, TournamentGame
 from tournaments.pairing import tournament_advance
 from tournaments.services import entry_join
 
@@ -54,3 +57,22 @@ def test_joining_a_closed_tournament_says_why(client, make_tournament, alice):
     response = client.post(f"/tournaments/{tournament.pk}/join/", follow=True)
     assert "can no longer be joined" in response.content.decode()
     assert not Entry.objects.exists()
+
+
+def test_queries_per_page_do_not_grow_with_tournaments_or_entries():
+    def counts() -> list[int]:
+        last = Tournament.objects.order_by("pk").last()
+        player = Entry.objects.filter(tournament=last).first().user
+        visitor, member = Client(), Client()
+        member.force_login(player)
+        return [
+            queries_of(visitor, "/tournaments/")[1],
+            queries_of(visitor, last.get_absolute_url())[1],
+            queries_of(member, last.get_absolute_url())[1],
+        ]
+
+    seed(tournaments=2, entries=3, people=30)
+    few = counts()
+    seed(tournaments=20, entries=30, people=30)
+    assert Entry.objects.count() == 2 * 3 + 18 * 30
+    assert counts() == few

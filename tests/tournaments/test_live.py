@@ -1,0 +1,86 @@
+"""A tournament page's socket (ws/tournaments/<id>/), end to end through the ASGI
+application: the standings arrive when people join, your table's link arrives when you are
+seated (only yours), and the standings when a game is scored."""
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from coins_site.asgi import application
+from tournaments.consumers import CLOSE_NO_TOURNAMENT
+from tournaments.live import standings_changed
+from tournaments.models import TournamentGame
+from tournaments.pairing import tournament_advance
+from tournaments.services import entry_join
+
+from .helpers import finish
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+db = database_sync_to_async
+
+
+class Socket:
+    def __init__(self, tournament_id: int, user=None):
+        self.communicator = WebsocketCommunicator(
+            application,
+            f"/ws/tournaments/{tournament_id}/",
+            headers=[(b"origin", b"http://localhost"), (b"host", b"localhost")],
+        )
+        if user is not None:
+            self.communicator.scope["user"] = user
+
+    async def connect(self) -> str:
+        connected, _ = await self.communicator.connect(timeout=10)
+        assert connected
+        return await self.communicator.receive_from(timeout=10)  # the standings as they are
+
+    async def frame_where(self, predicate, timeout=10.0) -> str:
+        """The first frame from now on that satisfies ``predicate`` (others are skipped)."""
+        while True:
+            frame = await self.communicator.receive_from(timeout=timeout)
+            assert frame.lstrip().startswith('<div id="tournament-live"')
+            if predicate(frame):
+                return frame
+
+
+async def test_standings_and_your_table_arrive_over_the_socket(make_tournament, people):
+    tournament = await db(make_tournament)("arena")
+    first, second, third = await db(people)(3)
+    mine, visitor = Socket(tournament.pk, first), Socket(tournament.pk)
+    assert "Nobody has joined yet." in await mine.connect()
+    await visitor.connect()
+    for person in (first, second, third):
+        await db(entry_join)(tournament_id=tournament.pk, user=person)
+    frame = await mine.frame_where(lambda f: f.count("data-player=") == 3)
+    assert 'class="you"' in frame and 'hx-trigger="every 3s"' in frame
+    await visitor.frame_where(lambda f: f.count("data-player=") == 3)
+
+    assert await db(tournament_advance)(tournament_id=tournament.pk) == 1
+    game = (await db(TournamentGame.objects.select_related("game").get)()).game
+    frame = await mine.frame_where(lambda f: 'data-action="tournament-table"' in f)
+    assert game.get_absolute_url() in frame
+    frame = await visitor.frame_where(lambda f: 'data-status="running"' in f)
+    assert 'data-action="tournament-table"' not in frame  # the link is for the seated only
+
+    await db(finish)(game)
+    frame = await visitor.frame_where(lambda f: 'data-points="4"' in f)
+    assert frame.count('data-points="0"') == 0
+    await mine.communicator.disconnect()
+    await visitor.communicator.disconnect()
+
+
+async def test_a_socket_for_no_tournament_is_closed():
+    socket = Socket(987654)
+    connected, _ = await socket.communicator.connect(timeout=10)
+    assert connected
+    assert (await socket.communicator.receive_output(timeout=10))["code"] == CLOSE_NO_TOURNAMENT
+
+
+async def test_a_notice_outside_a_transaction_reaches_the_sockets(make_tournament, alice):
+    tournament = await db(make_tournament)("swiss")
+    socket = Socket(tournament.pk, alice)
+    await socket.connect()
+    await db(standings_changed)(tournament.pk)
+    assert "Nobody has joined yet." in await socket.frame_where(lambda f: True)
+    await socket.communicator.disconnect()

@@ -1,0 +1,77 @@
+"""'Your tournament table is ready' by Web Push, through an outbox (``TableReadyNotice``):
+a row is written in the transaction that seats the person, so it is never lost with a
+process, and sent by the runners' spare time, once (two runners never send one twice:
+rows are claimed ``SKIP LOCKED``). Nothing goes to a person already at the table, nor for a
+game that is over."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+
+from accounts.selectors import preferred_language
+from games.models import Game, Presence
+from games.realtime.presence import STALE_AFTER
+from notifications.services import push_configured, push_to
+
+from .models import TableReadyNotice, TournamentGame
+
+SENT_AT_ONCE = 20
+
+
+def note_table_ready(*, tournament_game: TournamentGame, people: list) -> None:
+    """Queue a notice for each of ``people`` (just seated) who asked for Web Push."""
+    if not push_configured():
+        return
+    TableReadyNotice.objects.bulk_create(
+        [
+            TableReadyNotice(user=person, game_id=tournament_game.game_id)
+            for person in people
+            if getattr(person, "profile", None) and person.profile.turn_push
+        ],
+        ignore_conflicts=True,
+    )
+
+
+def send_table_notices(now: datetime | None = None) -> int:
+    """Send the notices waiting (at most ``SENT_AT_ONCE``); how many reached a browser."""
+    now = now or timezone.now()
+    sent = 0
+    with transaction.atomic():
+        due = list(
+            TableReadyNotice.objects.select_for_update(skip_locked=True, of=("self",))
+            .filter(sent_at=None)
+            .select_related("game__tournament_game__tournament", "user__profile")
+            .order_by("pk")[:SENT_AT_ONCE]
+        )
+        for notice in due:
+            notice.outcome = _send_one(notice, now)
+            notice.sent_at = now
+            sent += notice.outcome == "sent"
+        TableReadyNotice.objects.bulk_update(due, ["outcome", "sent_at"])
+    return sent
+
+
+def _send_one(notice: TableReadyNotice, now: datetime) -> str:
+    game = notice.game
+    if game.status != Game.Status.IN_PROGRESS:
+        return "moved-on"
+    here = Presence.objects.filter(
+        user_id=notice.user_id, game_id=game.pk, seen_at__gte=now - STALE_AFTER
+    )
+    if here.exists():
+        return "at-table"
+    tournament = game.tournament_game.tournament
+    with translation.override(preferred_language(notice.user) or settings.LANGUAGE_CODE):
+        message = {
+            "title": _("Your tournament table is ready"),
+            "body": _("%(tournament)s: your table is ready. Play now!")
+            % {"tournament": tournament.name},
+            "url": settings.COINS_SITE_URL.rstrip("/") + game.get_absolute_url(),
+            "tag": f"coins-tournament-{game.pk}",
+        }
+        return "sent" if push_to(notice.user, message, now) else "nowhere"

@@ -1,0 +1,9 @@
+"""WebSocket routes of tournaments (combined with games' in coins_site/asgi.py)."""
+
+from django.urls import path
+
+from .consumers import StandingsConsumer
+
+websocket_urlpatterns = [
+    path("ws/tournaments/<int:tournament_id>/", StandingsConsumer.as_asgi()),
+]
