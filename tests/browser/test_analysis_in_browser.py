@@ -3,6 +3,7 @@ person finds their accuracy on the result panel and steps to their mistakes in t
 with the "m" key, on a phone in the dark and on a desktop in the light."""
 
 import pytest
+from django.template.defaultfilters import floatformat
 
 from analysis.models import GameAnalysis
 from games.table import seats as services
@@ -75,7 +76,7 @@ def test_a_player_sees_their_accuracy_and_steps_to_their_mistakes(
     # the result panel asks every few seconds until the analysis is done
     page.wait_for_selector("[data-analysis-summary]", timeout=20_000)
     summary = page.locator("[data-analysis-summary]").inner_text()
-    assert f"Your accuracy: {round(analysis.accuracy[0])}%" in summary
+    assert f"Your accuracy: {floatformat(analysis.accuracy[0], 0)}%" in summary
     page.locator("#game-result").screenshot(
         path=str(SCREENSHOTS / "analysis-result-1280-light.png")
     )

@@ -6,12 +6,20 @@ import pytest
 
 @pytest.fixture(autouse=True)
 def fresh_database_pool():
-    """Give each test a fresh psycopg pool.
+    """Give each test a fresh psycopg pool, and no connection left over in the thread where
+    ``database_sync_to_async`` runs.
 
     Each async test runs on a new event loop with new executor threads, and a connection a
     socket task still held when its test ended would stay checked out of the shared pool;
     over a long run the pool would run dry. (A server has one loop with lasting threads.)
+    That thread's connection outlives the test too: an earlier test that terminated every
+    backend (tests/ops/test_pool.py) left it dead, and the pool only checks a connection
+    it hands out, not one a thread kept.
     """
+    from asgiref.sync import SyncToAsync
+    from django.db import connections
+
+    SyncToAsync.single_thread_executor.submit(connections.close_all).result()
     yield
     from django.db import connection
 
