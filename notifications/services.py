@@ -64,34 +64,42 @@ def note_turn(*, game: Game, user, now: datetime | None = None) -> None:
 # -- sending --------------------------------------------------------------------------------
 
 
-def send_due_notices(now: datetime | None = None) -> int:
-    """Send the notices that are due (at most ``SENT_AT_ONCE``); return how many went out.
-    Each is claimed under a row lock (``SKIP LOCKED``): two runners never send one twice."""
-    now = now or timezone.now()
-    sent = 0
+def drain_outbox(waiting, send_one, now: datetime) -> int:
+    """Send the notices of ``waiting`` (an outbox queryset, in order): claim at most
+    ``SENT_AT_ONCE`` under row locks (``SKIP LOCKED``: two runners never send one twice),
+    mark each with ``send_one(notice, now)``'s outcome; return how many were "sent"."""
     with transaction.atomic():
-        due = list(
-            TurnNotice.objects.select_for_update(skip_locked=True, of=("self",))
-            .filter(sent_at=None, due_at__lte=now)
-            .select_related("game", "user__profile")
-            .order_by("due_at")[:SENT_AT_ONCE]
-        )
+        due = list(waiting.select_for_update(skip_locked=True, of=("self",))[:SENT_AT_ONCE])
         for notice in due:
-            notice.outcome = _send_one(notice, now)
+            notice.outcome = send_one(notice, now)
             notice.sent_at = now
-            sent += notice.outcome == "sent"
-        TurnNotice.objects.bulk_update(due, ["outcome", "sent_at"])
-    return sent
+        waiting.model.objects.bulk_update(due, ["outcome", "sent_at"])
+    return sum(notice.outcome == "sent" for notice in due)
+
+
+def at_the_table(user_id: int, game_id: int, now: datetime) -> bool:
+    """Whether the person has a live socket at the game's table (they see it already)."""
+    return Presence.objects.filter(
+        user_id=user_id, game_id=game_id, seen_at__gte=now - STALE_AFTER
+    ).exists()
+
+
+def send_due_notices(now: datetime | None = None) -> int:
+    """Send the turn notices that are due; return how many went out."""
+    now = now or timezone.now()
+    waiting = (
+        TurnNotice.objects.filter(sent_at=None, due_at__lte=now)
+        .select_related("game", "user__profile")
+        .order_by("due_at")
+    )
+    return drain_outbox(waiting, _send_one, now)
 
 
 def _send_one(notice: TurnNotice, now: datetime) -> str:
     game = notice.game
     if game.status != Game.Status.IN_PROGRESS or game.moves != notice.moves:
         return "moved-on"  # played, or the game ended, before the notice was due
-    here = Presence.objects.filter(
-        user_id=notice.user_id, game_id=game.pk, seen_at__gte=now - STALE_AFTER
-    )
-    if here.exists():
+    if at_the_table(notice.user_id, game.pk, now):
         return "at-table"
     user = notice.user
     with translation.override(preferred_language(user) or settings.LANGUAGE_CODE):

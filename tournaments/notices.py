@@ -9,18 +9,14 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.conf import settings
-from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from accounts.selectors import preferred_language
-from games.models import Game, Presence
-from games.realtime.presence import STALE_AFTER
-from notifications.services import push_configured, push_to
+from games.models import Game
+from notifications.services import at_the_table, drain_outbox, push_configured, push_to
 
 from .models import TableReadyNotice, TournamentGame
-
-SENT_AT_ONCE = 20
 
 
 def note_table_ready(*, tournament_game: TournamentGame, people: list) -> None:
@@ -38,32 +34,21 @@ def note_table_ready(*, tournament_game: TournamentGame, people: list) -> None:
 
 
 def send_table_notices(now: datetime | None = None) -> int:
-    """Send the notices waiting (at most ``SENT_AT_ONCE``); how many reached a browser."""
+    """Send the "your table is ready" notices waiting; how many reached a browser."""
     now = now or timezone.now()
-    sent = 0
-    with transaction.atomic():
-        due = list(
-            TableReadyNotice.objects.select_for_update(skip_locked=True, of=("self",))
-            .filter(sent_at=None)
-            .select_related("game__tournament_game__tournament", "user__profile")
-            .order_by("pk")[:SENT_AT_ONCE]
-        )
-        for notice in due:
-            notice.outcome = _send_one(notice, now)
-            notice.sent_at = now
-            sent += notice.outcome == "sent"
-        TableReadyNotice.objects.bulk_update(due, ["outcome", "sent_at"])
-    return sent
+    waiting = (
+        TableReadyNotice.objects.filter(sent_at=None)
+        .select_related("game__tournament_game__tournament", "user__profile")
+        .order_by("pk")
+    )
+    return drain_outbox(waiting, _send_one, now)
 
 
 def _send_one(notice: TableReadyNotice, now: datetime) -> str:
     game = notice.game
     if game.status != Game.Status.IN_PROGRESS:
         return "moved-on"
-    here = Presence.objects.filter(
-        user_id=notice.user_id, game_id=game.pk, seen_at__gte=now - STALE_AFTER
-    )
-    if here.exists():
+    if at_the_table(notice.user_id, game.pk, now):
         return "at-table"
     tournament = game.tournament_game.tournament
     with translation.override(preferred_language(notice.user) or settings.LANGUAGE_CODE):
