@@ -9,6 +9,9 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 
+from common.admin_paging import CappedListMixin
+from common.admin_search import ScaledSearchMixin
+
 from .forms import check_name
 from .models import Profile
 
@@ -43,7 +46,9 @@ class CheckedUserChangeForm(UserChangeForm):
         return username
 
 
-class UserAdmin(BaseUserAdmin):
+class UserAdmin(ScaledSearchMixin, CappedListMixin, BaseUserAdmin):
+    people_search = ("",)  # the users themselves, found by the trigram indexes (accounts 0008)
+    people_fields = ("username", "email")
     form = CheckedUserChangeForm
     add_form = CheckedUserCreationForm
     inlines = (*BaseUserAdmin.inlines, ProfileInline)
@@ -64,10 +69,11 @@ admin.site.register(User, UserAdmin)
 
 
 @admin.register(Profile)
-class ProfileAdmin(admin.ModelAdmin):
+class ProfileAdmin(ScaledSearchMixin, CappedListMixin, admin.ModelAdmin):
     list_display = ("user", "display_name", "language", "created_at")
     list_filter = ("language",)
-    search_fields = ("user__username", "display_name")
+    people_search = ("user",)
+    search_text = ("display_name",)
     list_select_related = ("user",)
     raw_id_fields = ("user",)
     readonly_fields = ("created_at",)

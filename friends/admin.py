@@ -1,13 +1,15 @@
 from django.contrib import admin
 
+from common.admin_search import ScaledSearchMixin
+
 from .models import Follow, TableInvite
 
 
 @admin.register(Follow)
-class FollowAdmin(admin.ModelAdmin):
+class FollowAdmin(ScaledSearchMixin, admin.ModelAdmin):
     list_display = ("follower", "followed", "created_at")
     raw_id_fields = ("follower", "followed")
-    search_fields = ("^follower__username", "^followed__username")
+    people_search = ("follower", "followed")
 
 
 @admin.register(TableInvite)

@@ -5,6 +5,8 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from common.admin_paging import CappedListMixin
+from common.admin_search import ScaledSearchMixin
 from games.models import ChatMessage, ChatReport
 
 
@@ -13,10 +15,11 @@ def _game_link(game_id: int):
 
 
 @admin.register(ChatMessage)
-class ChatMessageAdmin(admin.ModelAdmin):
+class ChatMessageAdmin(ScaledSearchMixin, CappedListMixin, admin.ModelAdmin):
     list_display = ["created_at", "user", "game_link", "room", "moves", "said", "hidden"]
     list_filter = ["room", "hidden", "created_at"]
-    search_fields = ["text", "user__username"]
+    people_search = ("user",)
+    search_text = ("text",)  # trigram-indexed (games 0021)
     readonly_fields = ["game", "user", "room", "text", "preset", "moves", "created_at"]
     list_select_related = ["user"]
     actions = ["hide", "show"]
@@ -46,10 +49,11 @@ class ChatMessageAdmin(admin.ModelAdmin):
 
 
 @admin.register(ChatReport)
-class ChatReportAdmin(admin.ModelAdmin):
+class ChatReportAdmin(ScaledSearchMixin, admin.ModelAdmin):
     list_display = ["created_at", "reporter", "sender", "said", "game_link", "hidden", "resolved"]
     list_filter = ["resolved", "created_at"]
-    search_fields = ["message__text", "message__user__username", "reporter__username"]
+    people_search = ("message__user", "reporter")
+    search_text = ("message__text",)  # reports are few: the join is to them
     readonly_fields = ["message", "reporter", "created_at"]
     list_select_related = ["message__user", "reporter"]
     actions = ["hide_and_resolve", "resolve"]

@@ -8,11 +8,12 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
 from common.admin_paging import CAP, CappedListMixin
+from common.admin_search import ScaledSearchMixin
 from games.models import Game, Hand, Seat, Trick
 from games.table import flow
 from games.table import seats as services
 
-SEARCH_PEOPLE = 100  # people a search of the games looks at, the first by username
+SEARCH_PEOPLE = 20  # people a search of the games looks at, the first by username
 
 
 class ReadOnlyInline(admin.TabularInline):
@@ -130,7 +131,7 @@ class PlayerFilter(admin.SimpleListFilter):
 
 
 @admin.register(Game)
-class GameAdmin(CappedListMixin, admin.ModelAdmin):
+class GameAdmin(ScaledSearchMixin, CappedListMixin, admin.ModelAdmin):
     list_display = [
         "pk",
         "status",
@@ -144,8 +145,9 @@ class GameAdmin(CappedListMixin, admin.ModelAdmin):
     list_select_related = ["created_by"]
     list_per_page = 50
     list_filter = ["status", TargetFilter, "created_at", OpponentsFilter, PlayerFilter]
-    search_fields = ["seats__user__username"]
-    search_help_text = _("A player's username (exact, or its beginning).")
+    people_search = ("seats__user",)
+    people_max = SEARCH_PEOPLE
+    search_help_text = _("A player's username, or part of it (its beginning if under 3 letters).")
     readonly_fields = [f.name for f in Game._meta.fields if f.name != "seed"] + ["tricks"]
     exclude = ["seed"]  # the secret of the shuffles stays out of every page
     inlines = [SeatInline, HandInline]  # the plays: in the tricks table, by trick
@@ -190,33 +192,9 @@ class GameAdmin(CappedListMixin, admin.ModelAdmin):
             rows,
         )
 
-    def get_search_results(self, request, queryset, search_term):
-        """Games with a player whose username starts with the term (``games_of`` them).
-
-        A short term can match thousands of people, whose seats together are every game:
-        the search takes the first ``SEARCH_PEOPLE`` by username and says so, so that a
-        broad term costs what a name does (no sort of every seat)."""
-        term = search_term.strip()
-        if not term:
-            return queryset, False
-        people = list(
-            get_user_model()
-            .objects.filter(username__istartswith=term)
-            .order_by("username")
-            .values_list("pk", flat=True)[: SEARCH_PEOPLE + 1]
-        )
-        if len(people) > SEARCH_PEOPLE:
-            people = people[:SEARCH_PEOPLE]
-            self.message_user(
-                request,
-                _(
-                    "More than %(n)d people have a username starting with “%(term)s”: "
-                    "these are the games of the first %(n)d by username. Type more of the name."
-                )
-                % {"n": SEARCH_PEOPLE, "term": term},
-                messages.WARNING,
-            )
-        return queryset.filter(games_of(user_id__in=people)), False
+    def people_match(self, people):
+        """Their latest games (``games_of``): a search costs what a few names do."""
+        return games_of(user_id__in=people)
 
     @admin.action(description=_("Mark as abandoned (stuck games) and rate them"))
     def mark_abandoned(self, request, queryset):

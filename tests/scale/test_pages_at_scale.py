@@ -170,10 +170,10 @@ def test_a_broad_admin_search_looks_at_the_first_people_by_username_and_says_so(
     from games.admin import games as games_admin
 
     seed(30, "broad", people=12)
-    monkeypatch.setattr(games_admin, "SEARCH_PEOPLE", 3)
+    monkeypatch.setattr(games_admin.GameAdmin, "people_max", 3)
     _visitor, admin = clients()
     html = admin.get("/admin/games/game/?q=scale").content.decode()
-    assert "More than 3 people have a username starting with" in html
+    assert "More than 3 usernames match" in html
     ids = {int(pk) for pk in re.findall(r'name="_selected_action" value="(\d+)"', html)}
     first = ["scale-00001", "scale-00002", "scale-00003"]
     theirs = set(Seat.objects.filter(user__username__in=first).values_list("game_id", flat=True))
