@@ -334,6 +334,10 @@ COINS_DUPLICATE_TODAY = ""  # tests only: a fixed day instead of the UTC date
 # Tournaments (docs/tournaments.md): how often each runner's lane advances them, the bot that
 # fills a table's free seats (empty: find-a-game's), and how long one or two people left over
 # in an arena wait for others before bots join them.
+# Leaderboards' ranks (ratings/ranks.py): the runners re-rank a board whose ratings moved
+# after this many seconds; a page ranks it itself if none did for COINS_STANDINGS_STALE.
+COINS_STANDINGS_REFRESH = float(os.environ.get("COINS_STANDINGS_REFRESH", "15"))
+COINS_STANDINGS_STALE = float(os.environ.get("COINS_STANDINGS_STALE", "300"))
 COINS_TOURNAMENT_POLL = float(os.environ.get("COINS_TOURNAMENT_POLL", "1"))
 COINS_TOURNAMENT_BOT = os.environ.get("COINS_TOURNAMENT_BOT", "")
 COINS_ARENA_BOTS_AFTER = int(os.environ.get("COINS_ARENA_BOTS_AFTER", "30"))

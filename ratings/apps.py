@@ -6,4 +6,4 @@ class RatingsConfig(AppConfig):
     verbose_name = "Ratings and leaderboards"
 
     def ready(self):
-        from . import receivers  # noqa: F401  (connects the receivers to games' signals)
+        from . import rank_receivers, receivers  # noqa: F401  (connects the receivers)

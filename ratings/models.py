@@ -22,6 +22,11 @@ def display_rating(mu: float, sigma: float) -> int:
     return round(1000 + 40 * (mu - 3 * sigma))
 
 
+def rating_label(username: str, bot: str) -> str:
+    """A rating's name on a page: the person's username, or the bot level's."""
+    return username or _("Bot (%(level)s)") % {"level": bot_label(bot)}
+
+
 class PlayerRating(models.Model):
     """The current rating of one person or one bot level."""
 
@@ -53,9 +58,7 @@ class PlayerRating(models.Model):
 
     @property
     def label(self) -> str:
-        if self.user_id:
-            return self.user.get_username()
-        return _("Bot (%(level)s)") % {"level": bot_label(self.bot)}
+        return rating_label(self.user.get_username() if self.user_id else "", self.bot)
 
     @property
     def display(self) -> int:
@@ -119,6 +122,11 @@ class Leaderboard(models.Model):
     is_active = models.BooleanField(default=True, help_text=_("Archived boards are inactive."))
     is_public = models.BooleanField(default=True)
     closed_at = models.DateTimeField(null=True, blank=True, editable=False)
+    # The ranked copy of the listed lines (``RankedLine``, ``ratings.ranks``): how many, when
+    # it was taken, and the last rating event it had seen (newer events: it is behind).
+    lines = models.PositiveIntegerField(default=0, editable=False)
+    ranked_at = models.DateTimeField(null=True, blank=True, editable=False)
+    ranked_through = models.BigIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["name"]
@@ -165,6 +173,42 @@ class Standing(models.Model):
     @property
     def display(self) -> int:
         return display_rating(self.mu, self.sigma)
+
+
+class RankedLine(models.Model):
+    """A listed line of a board with its rank, as of the board's ``ranked_at``: pages are
+    ranges of ranks (``ratings.ranks``), so page 400 costs what page 1 does."""
+
+    # No database constraints: ranking 100,000 lines checked 200,000 foreign keys, most of
+    # its time; the rows come from ``Standing``'s, and Django's deletions still cascade.
+    leaderboard = models.ForeignKey(
+        Leaderboard, on_delete=models.CASCADE, related_name="+", db_constraint=False
+    )
+    rank = models.PositiveIntegerField()
+    rating = models.ForeignKey(
+        PlayerRating, on_delete=models.CASCADE, related_name="+", db_constraint=False
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        on_delete=models.CASCADE,
+        related_name="+",
+        db_constraint=False,
+    )
+    bot = models.CharField(max_length=16, blank=True)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    games = models.PositiveIntegerField()
+    wins = models.PositiveIntegerField()
+    last_played = models.DateTimeField(null=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["leaderboard", "rank"], name="ranked_line_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.rank}. {self.rating_id} on {self.leaderboard_id}"
 
 
 class LeaderboardExclusion(models.Model):

@@ -1,22 +1,30 @@
-"""Leaderboard standings (kept as rows by ``ratings.standings``) and rating histories.
+"""Leaderboard standings (kept as rows by ``ratings.standings``, ranked by
+``ratings.ranks``) and rating histories.
 
-A page of a board is one slice of the ``standing_order`` index after a cursor; its ranks come
-from counting the listed lines above it, which grows with the number of players on the board,
-never with the number of games.
+A page of a board is a range of ranks of its ranked lines, and the number of lines is kept on
+the board: a page costs the same whatever its number and the size of the board.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Exists, F, OuterRef, Q, QuerySet
 
 from accounts.selectors import public_name
-from common.paging import Keys, SeekPage, load_float, seek
 from games.history.privacy import seen_by
 from games.models import Game, Seat
 
-from .models import Leaderboard, PlayerRating, RatingEvent, Standing, display_rating
+from .models import (
+    Leaderboard,
+    PlayerRating,
+    RankedLine,
+    RatingEvent,
+    Standing,
+    display_rating,
+    rating_label,
+)
+from .ranks import ranks_for_reading
 from .services import rated_events
 
 
@@ -38,7 +46,6 @@ def board_events(board: Leaderboard) -> QuerySet[RatingEvent]:
 
 
 ORDER = ("-ordinal", "-rating_id")  # best first; the ``standing_order`` index
-KEYS = Keys("ordinal", "rating_id", repr, load_float)
 PAGE_SIZE = 50
 
 
@@ -58,51 +65,52 @@ def standings(board: Leaderboard) -> QuerySet[Standing]:
 @dataclass
 class StandingsPage:
     rows: list[dict]
-    page: SeekPage
+    number: int  # 1-based
+    pages: int
     first_rank: int
     total: int
+    fell_back: bool = False  # the page asked for does not exist: this is the nearest
+
+    @property
+    def is_first(self) -> bool:
+        return self.number == 1
+
+    @property
+    def is_last(self) -> bool:
+        return self.number >= self.pages
 
 
-def standings_page(
-    board: Leaderboard, *, after=None, before=None, last=False, page: int | None = None
-) -> StandingsPage:
-    """One page of ``board``'s standings: one slice of its index, after a cursor (``page``
-    N jumps to the N-th slice of 50), then the ranks and the number of lines listed in one
-    count over the board's lines. Two queries whatever the page and the size of history."""
-    listed = standings(board)
-    found, past_end = None, False
-    if page is not None and page > 1 and not (after or before or last):
-        start = (page - 1) * PAGE_SIZE
-        # the lines skipped are read from the index alone; only the page's join the others
-        slice_ = listed.order_by(*ORDER).values("pk")[start : start + PAGE_SIZE + 1]
-        rows = list(listed.filter(pk__in=slice_).order_by(*ORDER))
-        if rows:
-            more = len(rows) > PAGE_SIZE
-            rows = rows[:PAGE_SIZE]
-            found = SeekPage(
-                rows=rows,
-                before=KEYS.cursor(rows[0]),
-                after=KEYS.cursor(rows[-1]) if more else "",
-                is_first=False,
-                is_last=not more,
-            )
-        else:
-            last = past_end = True  # past the end: the last page
-    if found is None:
-        found = seek(listed, KEYS, PAGE_SIZE, after=after, before=before, last=last)
-        found.fell_back = found.fell_back or past_end
-    if not found.rows:
-        return StandingsPage(rows=[], page=found, first_rank=1, total=0)
-    first = found.rows[0]
-    counts = listed.aggregate(
-        total=Count("pk"), ahead=Count("pk", filter=KEYS.above((first.ordinal, first.rating_id)))
+def standings_page(board: Leaderboard, page: int | str | None = None) -> StandingsPage:
+    """Page ``page`` (a number, or ``"last"``) of ``board``'s standings: a range of ranks of
+    its ranked lines (``ratings.ranks``), counted on the board row. The same two queries for
+    page 1 and page 400, whatever the size of the board."""
+    ranks_for_reading(board)
+    pages = max(1, -(-board.lines // PAGE_SIZE))
+    fell_back = False
+    if page == "last":
+        number = pages
+    elif isinstance(page, int) and 1 <= page <= pages:
+        number = page
+    else:
+        number = pages if isinstance(page, int) and page > pages else 1
+        fell_back = page is not None
+    start = (number - 1) * PAGE_SIZE
+    lines = RankedLine.objects.filter(
+        leaderboard=board, rank__gt=start, rank__lte=start + PAGE_SIZE
+    ).select_related("user", "rating").order_by("rank")
+    rows = [ranked_row(line) for line in lines]
+    return StandingsPage(
+        rows=rows,
+        number=number,
+        pages=pages,
+        first_rank=start + 1,
+        total=board.lines,
+        fell_back=fell_back,
     )
-    ahead = counts["ahead"]
-    rows = [standing_row(line, ahead + i) for i, line in enumerate(found.rows, 1)]
-    return StandingsPage(rows=rows, page=found, first_rank=ahead + 1, total=counts["total"])
 
 
 def standing_row(line: Standing, rank: int) -> dict:
+    """A live line (a season being closed reads them), as ``ranked_row`` shows one."""
     games = line.games
     username = line.user.get_username() if line.user_id else ""
     return {
@@ -110,8 +118,25 @@ def standing_row(line: Standing, rank: int) -> dict:
         "rating": line.rating,
         "user_id": line.user_id,
         "username": username,
-        "label": username or line.rating.label,
+        "label": rating_label(username, line.bot),
         "display": line.display,
+        "games": games,
+        "wins": line.wins,
+        "win_rate": line.wins / games if games else 0.0,
+        "last_played": line.last_played,
+        "provisional": line.rating.is_provisional,
+    }
+
+
+def ranked_row(line: RankedLine) -> dict:
+    games = line.games
+    username = line.user.get_username() if line.user_id else ""
+    return {
+        "rank": line.rank,
+        "user_id": line.user_id,
+        "username": username,
+        "label": rating_label(username, line.bot),
+        "display": display_rating(line.mu, line.sigma),
         "games": games,
         "wins": line.wins,
         "win_rate": line.wins / games if games else 0.0,
@@ -127,8 +152,10 @@ def active_boards() -> QuerySet[Leaderboard]:
 def rating_history(user, viewer=None) -> QuerySet[RatingEvent]:
     """``user``'s rated games, latest first, as ``viewer`` may see them (private games
     only to the people who sat at them)."""
-    rating = PlayerRating.objects.filter(user=user).values("pk")[:1]
-    events = RatingEvent.objects.filter(rating_id=Subquery(rating))
+    # the id first, then a constant: with ``rating_id = (SELECT ...)`` the planner guessed
+    # the average player's count and, for the heaviest, read and sorted all their events
+    rating_id = PlayerRating.objects.filter(user=user).values_list("pk", flat=True).first()
+    events = RatingEvent.objects.filter(rating_id=rating_id)
     if viewer is None or viewer.pk != user.pk:
         events = events.filter(seen_by(viewer, "game_id"))
     return events.select_related("game").order_by("-pk")

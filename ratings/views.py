@@ -1,12 +1,8 @@
 """Public leaderboard pages."""
 
-from urllib.parse import urlencode
-
 from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404
 from django.views.generic import TemplateView
-
-from common.paging import page_request
 
 from . import selectors
 from .models import Leaderboard
@@ -49,21 +45,27 @@ class LeaderboardDetailView(TemplateView):
         return context
 
     def _kept(self, board) -> dict:
-        asked = self.request.GET.get("page")
-        number = _page_number(asked)
-        found = selectors.standings_page(board, **page_request(self.request), page=number)
-        page = found.page
+        query = self.request.GET
+        asked = query.get("page")
+        if asked == "last":
+            wanted = "last"
+        elif asked not in (None, ""):
+            wanted = _page_number(asked) or "?"  # not a page: the first, with a notice
+        else:  # cursors of older links ("?after="): the first page, with a notice
+            wanted = "?" if ("after" in query or "before" in query) else None
+        page = selectors.standings_page(board, wanted)
+        number = page.number
         return {
-            "rows": found.rows,
+            "rows": page.rows,
             "pager": {
-                "ranks": (found.first_rank, found.first_rank + len(found.rows) - 1, found.total),
+                "ranks": (page.first_rank, page.first_rank + len(page.rows) - 1, page.total),
                 "first": "?" if not page.is_first else "",
-                "newer": f"?{urlencode({'before': page.before})}" if page.before else "",
-                "older": f"?{urlencode({'after': page.after})}" if page.after else "",
+                "newer": f"?page={number - 1}" if not page.is_first else "",
+                "older": f"?page={number + 1}" if not page.is_last else "",
                 "last": "?page=last" if not page.is_last else "",
-                "shown": page.has_other_pages,
+                "shown": page.pages > 1,
             },
-            "fell_back": page.fell_back or (asked not in (None, "", "last") and number is None),
+            "fell_back": page.fell_back,
         }
 
     def _frozen(self, board) -> dict:

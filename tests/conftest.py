@@ -48,6 +48,8 @@ def english_after_each_test():
 def no_bot_pause(settings):
     """Bots answer at once (the pause's own tests set it back)."""
     settings.COINS_BOT_PAUSE = 0
+    # boards read right after a game show it (their own tests set the delay back)
+    settings.COINS_STANDINGS_STALE = 0
 
 
 @pytest.fixture

@@ -89,7 +89,9 @@ def test_games_chat_and_ratings_are_found_by_a_players_name(staff, alice, bob):
     other = services.game_create(creator=bob, target=10, seat_kinds=["me", "open", "open"])
     assert listed(staff.get("/admin/games/game/?q=lic").content.decode()) == {game.pk}
     assert listed(staff.get("/admin/games/game/?q=bo").content.decode()) == {other.pk}
-    said = ChatMessage.objects.create(game=game, user=alice, room="players", text="well played", moves=0)
+    said = ChatMessage.objects.create(
+        game=game, user=alice, room="players", text="well played", moves=0
+    )
     ChatMessage.objects.create(game=game, user=bob, room="players", text="thanks", moves=0)
     assert listed(staff.get("/admin/games/chatmessage/?q=PLAYED").content.decode()) == {said.pk}
     assert listed(staff.get("/admin/games/chatmessage/?q=alice").content.decode()) == {said.pk}
