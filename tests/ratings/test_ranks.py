@@ -151,3 +151,42 @@ def test_fifty_rankers_at_once_leave_one_consistent_ranking(django_user_model):
     board.refresh_from_db()
     ranks = sorted(RankedLine.objects.filter(leaderboard=board).values_list("rank", flat=True))
     assert board.lines == 60 and ranks == list(range(1, 61))
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="query plans: PostgreSQL")
+def test_a_heavy_players_history_walks_their_index_from_the_newest(django_user_model):
+    """The rating id is a constant in the query (not ``= (SELECT ...)``, where the planner
+    guessed the average player's count and read and sorted all of the heaviest's events):
+    with statistics showing one player holds most events, their page is read from the
+    newest and stops at 20 (no sort of them all), and nobody's history scans the table."""
+    from games.models import Game
+    from ratings.selectors import rating_history
+
+    heavy, light = (django_user_model.objects.create_user(name) for name in ("heavy", "light"))
+    ratings = [PlayerRating.objects.create(user=user) for user in (heavy, light)]
+    games = Game.objects.bulk_create(Game(target=10, created_by=heavy) for _ in range(3000))
+    RatingEvent.objects.bulk_create(
+        RatingEvent(
+            game=game,
+            rating=ratings[0] if i % 50 else ratings[1],
+            seat=0,
+            rank=1,
+            score=10,
+            mu_before=25,
+            sigma_before=8,
+            mu_after=25,
+            sigma_after=8,
+        )
+        for i, game in enumerate(games)
+    )
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE ratings_ratingevent")
+    plans = {}
+    for user in (heavy, light):
+        sql, params = rating_history(user, user)[:20].query.sql_with_params()
+        assert "SELECT" not in sql.split("WHERE", 1)[1]  # no subquery for the rating
+        with connection.cursor() as cursor:
+            cursor.execute("EXPLAIN " + sql, params)
+            plans[user.username] = "\n".join(row[0] for row in cursor.fetchall())
+    assert "Sort" not in plans["heavy"], plans["heavy"]
+    assert all("Seq Scan on ratings_ratingevent" not in plan for plan in plans.values()), plans
