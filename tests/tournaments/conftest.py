@@ -49,3 +49,4 @@ def make_tournament():
 # push tests: a site with Web Push keys and a push service that records what it receives.
 from tests.games.conftest import fresh_channel_layer, fresh_database_pool  # noqa: E402, F401
 from tests.notifications.test_turn_notices import push_service, vapid  # noqa: E402, F401
+from tests.redis_server import private_redis  # noqa: E402, F401
