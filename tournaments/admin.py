@@ -1,13 +1,13 @@
-"""Staff create arenas and Swiss events, see their results, cancel them and remove players
-(with a reason the player is shown)."""
+"""Staff create arenas and Swiss events, see their results, cancel them, remove players and
+exclude people (with a reason the player is shown)."""
 
 from django import forms
 from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
 
-from .models import Entry, Tournament, TournamentGame
+from .models import Entry, Tournament, TournamentExclusion, TournamentGame
 from .selectors import standings
-from .services import TournamentError, entry_remove, tournament_cancel
+from .services import TournamentError, entry_remove, exclusion_add, tournament_cancel
 
 
 class EntryInline(admin.TabularInline):
@@ -21,6 +21,17 @@ class EntryInline(admin.TabularInline):
         return False
 
 
+class ExclusionInline(admin.TabularInline):
+    """As on leaderboards: staff keep a person out, with a reason (shown to them). Saving
+    goes through ``exclusion_add``, which also removes an entry they have."""
+
+    model = TournamentExclusion
+    fields = ("user", "reason", "created_at")
+    readonly_fields = ("created_at",)
+    extra = 0
+    autocomplete_fields = ["user"]
+
+
 class ReasonForm(admin.helpers.ActionForm):
     reason = forms.CharField(label=_("Reason"), required=False, max_length=200)
 
@@ -31,9 +42,21 @@ class TournamentAdmin(admin.ModelAdmin):
     list_filter = ("kind", "status")
     search_fields = ("name",)
     readonly_fields = ("status", "current_round", "cancel_reason", "created_at")
-    inlines = [EntryInline]
+    inlines = [EntryInline, ExclusionInline]
     action_form = ReasonForm
     actions = ["cancel"]
+
+    def save_formset(self, request, form, formset, change):
+        if formset.model is not TournamentExclusion:
+            return super().save_formset(request, form, formset, change)
+        for exclusion in formset.save(commit=False):
+            if exclusion.pk is not None:
+                exclusion.save()  # a row edited: its person may have changed
+            exclusion_add(
+                tournament_id=form.instance.pk, user=exclusion.user, reason=exclusion.reason
+            )
+        for lifted in formset.deleted_objects:
+            lifted.delete()  # they may join again once their entry is no longer removed
 
     @admin.display(description=_("players"))
     def players(self, tournament):

@@ -21,7 +21,7 @@ from games.table.seats import game_create_for
 from .live import standings_changed
 from .models import Entry, Tournament, TournamentGame
 from .notices import note_table_ready
-from .selectors import STANDINGS_ORDER
+from .selectors import STANDINGS_ORDER, active_entries
 from .swiss import avoid_repeats, played_trios
 
 LIVE = (Tournament.Status.UPCOMING, Tournament.Status.RUNNING)
@@ -59,9 +59,7 @@ def _advance_locked(tournament: Tournament, now: datetime) -> int:
     if tournament.status == Tournament.Status.UPCOMING:
         tournament.status = Tournament.Status.RUNNING
         tournament.save(update_fields=["status"])
-        Entry.objects.filter(tournament=tournament, withdrawn=False, removed=False).update(
-            waiting_since=now
-        )
+        active_entries(tournament).update(waiting_since=now)
     if tournament.kind == Tournament.Kind.ARENA:
         return _arena(tournament, now)
     return _swiss(tournament)
@@ -93,7 +91,7 @@ def _arena(tournament: Tournament, now: datetime) -> int:
     playing = _playing(tournament)
     waiting = [
         entry
-        for entry in Entry.objects.filter(tournament=tournament, withdrawn=False, removed=False)
+        for entry in active_entries(tournament)
         .select_related("user__profile")
         .order_by(*STANDINGS_ORDER)
         if entry.user_id not in playing
@@ -124,9 +122,7 @@ def _swiss(tournament: Tournament) -> int:
         tournament.save(update_fields=["status"])
         return 0
     entries = list(
-        Entry.objects.filter(tournament=tournament, withdrawn=False, removed=False)
-        .select_related("user__profile")
-        .order_by(*STANDINGS_ORDER)
+        active_entries(tournament).select_related("user__profile").order_by(*STANDINGS_ORDER)
     )
     if tournament.current_round == 0:
         random.Random(f"swiss-{tournament.pk}").shuffle(entries)

@@ -24,6 +24,14 @@ def people(make_user):
 
 
 @pytest.fixture
+def staff(client, django_user_model):
+    """A client signed in as a superuser."""
+    boss = django_user_model.objects.create_superuser("boss", password="pw-Coins-123")
+    client.force_login(boss)
+    return client
+
+
+@pytest.fixture
 def make_tournament():
     def make(kind="arena", **fields):
         now = timezone.now()

@@ -9,13 +9,6 @@ from tournaments.services import entry_join
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def staff(client, django_user_model):
-    boss = django_user_model.objects.create_superuser("boss", password="pw-Coins-123")
-    client.force_login(boss)
-    return client
-
-
 def test_staff_create_an_arena_and_see_it_listed_with_its_leader(staff, make_tournament, alice):
     response = staff.post(
         "/admin/tournaments/tournament/add/",
@@ -33,6 +26,8 @@ def test_staff_create_an_arena_and_see_it_listed_with_its_leader(staff, make_tou
             "cancel_reason": "",
             "entries-TOTAL_FORMS": "0",
             "entries-INITIAL_FORMS": "0",
+            "exclusions-TOTAL_FORMS": "0",
+            "exclusions-INITIAL_FORMS": "0",
         },
     )
     assert response.status_code == 302, response.content.decode()[:2000]
