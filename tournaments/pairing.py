@@ -22,7 +22,7 @@ from .live import standings_changed
 from .models import Entry, Tournament, TournamentGame
 from .notices import note_table_ready
 from .selectors import STANDINGS_ORDER, active_entries
-from .swiss import avoid_repeats, played_trios
+from .swiss import played_trios, swiss_round
 
 LIVE = (Tournament.Status.UPCOMING, Tournament.Status.RUNNING)
 
@@ -113,8 +113,9 @@ def _arena(tournament: Tournament, now: datetime) -> int:
 def _swiss(tournament: Tournament) -> int:
     """Start the next round once every table of this one has been scored: people in order
     of the standings (a shuffle in round 1), seated in threes, so that each table holds
-    people of like scores, and no three who played together before where a swap avoids it
-    (``tournaments.swiss``); one or two left over play with bots (byes)."""
+    people of like scores, and no three who played together before where a swap avoids it;
+    one or two play with bots (byes), those with the fewest byes so far
+    (``tournaments.swiss``)."""
     if TournamentGame.objects.filter(tournament=tournament, scored=False).exists():
         return 0
     if tournament.current_round >= tournament.rounds:
@@ -130,17 +131,19 @@ def _swiss(tournament: Tournament) -> int:
     tournament.save(update_fields=["current_round"])
     if not entries:
         return 0
-    groups = [entries[i : i + 3] for i in range(0, len(entries), 3)]
+    played = set()
     if tournament.current_round > 1:
         seatings = Seat.objects.filter(
             game__tournament_game__tournament=tournament, user__isnull=False
         ).values_list("game_id", "user_id")
-        groups = avoid_repeats(
-            groups,
-            played_trios(seatings),
-            person=lambda entry: entry.user_id,
-            points=lambda entry: entry.points,
-        )
+        played = played_trios(seatings)
+    groups = swiss_round(
+        entries,
+        played,
+        person=lambda entry: entry.user_id,
+        points=lambda entry: entry.points,
+        byes=lambda entry: entry.byes,
+    )
     for group in groups:
         _seat(tournament, group, round_number=tournament.current_round)
     return len(groups)
