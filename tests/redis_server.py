@@ -1,8 +1,12 @@
 """A Redis server of a test's own, to stop and start again like a real outage."""
 
+import shutil
 import socket
 import subprocess
 import time
+
+import pytest
+from channels.layers import channel_layers
 
 
 def free_port() -> int:
@@ -49,3 +53,23 @@ class PrivateRedis:
     def kill(self):
         self.process.kill()
         self.process.wait()
+
+
+@pytest.fixture
+def private_redis(settings):
+    """The channel layer on a Redis of the test's own, for the test to kill and restart
+    (live servers fork with these settings)."""
+    if shutil.which("redis-server") is None:
+        pytest.skip("needs redis-server")
+    redis = PrivateRedis()
+    redis.start()
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [{"address": redis.url, "socket_timeout": None}]},
+        }
+    }
+    channel_layers.backends.clear()
+    yield redis
+    redis.kill()
+    channel_layers.backends.clear()

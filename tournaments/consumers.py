@@ -9,7 +9,7 @@ import logging
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import translation
 
-from games.realtime.channels_adapter import LAYER_OUTAGES, retrying, wait_for_channel_layer
+from games.realtime.channels_adapter import RidesOutLayerOutages, retrying
 from games.realtime.db_threads import in_db_thread
 from games.realtime.socket_calls import socket_language
 
@@ -20,24 +20,9 @@ log = logging.getLogger(__name__)
 CLOSE_NO_TOURNAMENT = 4404
 
 
-class StandingsConsumer(AsyncWebsocketConsumer):
-    @property
-    def channel_receive(self):
-        return self.receive_from_layer
-
-    @channel_receive.setter
-    def channel_receive(self, receive):  # set by Channels' AsyncConsumer.__call__
-        self.layer_receive = receive
-
-    async def receive_from_layer(self):
-        """The next message from the layer; if it fails (Redis restarting) the socket stays
-        open, waits for it to answer, then rejoins and sends the standings afresh."""
-        try:
-            return await self.layer_receive()
-        except LAYER_OUTAGES as error:
-            log.warning("Channel layer failed at tournament %s: %s", self.tournament_id, error)
-            await wait_for_channel_layer(self.channel_layer)
-            return {"type": "layer.back"}
+class StandingsConsumer(RidesOutLayerOutages, AsyncWebsocketConsumer):
+    """With the channel layer down the socket stays open, and sends the standings afresh
+    once it answers again (``layer_back``)."""
 
     async def connect(self):
         self.tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])

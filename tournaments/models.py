@@ -116,6 +116,26 @@ class Entry(models.Model):
         return not (self.withdrawn or self.removed)
 
 
+class TournamentExclusion(models.Model):
+    """A person kept out of one tournament by staff, with the reason (shown to them, as a
+    removal's is): not listed, cannot join, and an entry they have is removed."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="exclusions")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    reason = models.CharField(max_length=200, help_text=_("Shown to the player."))
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "user"], name="tournament_exclusion_once"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} excluded from {self.tournament}"
+
+
 class TournamentGame(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="games")
     game = models.OneToOneField(

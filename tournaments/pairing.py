@@ -21,8 +21,8 @@ from games.table.seats import game_create_for
 from .live import standings_changed
 from .models import Entry, Tournament, TournamentGame
 from .notices import note_table_ready
-from .selectors import STANDINGS_ORDER
-from .swiss import avoid_repeats, played_trios
+from .selectors import STANDINGS_ORDER, active_entries
+from .swiss import played_trios, swiss_round
 
 LIVE = (Tournament.Status.UPCOMING, Tournament.Status.RUNNING)
 
@@ -59,9 +59,7 @@ def _advance_locked(tournament: Tournament, now: datetime) -> int:
     if tournament.status == Tournament.Status.UPCOMING:
         tournament.status = Tournament.Status.RUNNING
         tournament.save(update_fields=["status"])
-        Entry.objects.filter(tournament=tournament, withdrawn=False, removed=False).update(
-            waiting_since=now
-        )
+        active_entries(tournament).update(waiting_since=now)
     if tournament.kind == Tournament.Kind.ARENA:
         return _arena(tournament, now)
     return _swiss(tournament)
@@ -93,7 +91,7 @@ def _arena(tournament: Tournament, now: datetime) -> int:
     playing = _playing(tournament)
     waiting = [
         entry
-        for entry in Entry.objects.filter(tournament=tournament, withdrawn=False, removed=False)
+        for entry in active_entries(tournament)
         .select_related("user__profile")
         .order_by(*STANDINGS_ORDER)
         if entry.user_id not in playing
@@ -115,8 +113,9 @@ def _arena(tournament: Tournament, now: datetime) -> int:
 def _swiss(tournament: Tournament) -> int:
     """Start the next round once every table of this one has been scored: people in order
     of the standings (a shuffle in round 1), seated in threes, so that each table holds
-    people of like scores, and no three who played together before where a swap avoids it
-    (``tournaments.swiss``); one or two left over play with bots (byes)."""
+    people of like scores, and no three who played together before where a swap avoids it;
+    one or two play with bots (byes), those with the fewest byes so far
+    (``tournaments.swiss``)."""
     if TournamentGame.objects.filter(tournament=tournament, scored=False).exists():
         return 0
     if tournament.current_round >= tournament.rounds:
@@ -124,9 +123,7 @@ def _swiss(tournament: Tournament) -> int:
         tournament.save(update_fields=["status"])
         return 0
     entries = list(
-        Entry.objects.filter(tournament=tournament, withdrawn=False, removed=False)
-        .select_related("user__profile")
-        .order_by(*STANDINGS_ORDER)
+        active_entries(tournament).select_related("user__profile").order_by(*STANDINGS_ORDER)
     )
     if tournament.current_round == 0:
         random.Random(f"swiss-{tournament.pk}").shuffle(entries)
@@ -134,17 +131,19 @@ def _swiss(tournament: Tournament) -> int:
     tournament.save(update_fields=["current_round"])
     if not entries:
         return 0
-    groups = [entries[i : i + 3] for i in range(0, len(entries), 3)]
+    played = set()
     if tournament.current_round > 1:
         seatings = Seat.objects.filter(
             game__tournament_game__tournament=tournament, user__isnull=False
         ).values_list("game_id", "user_id")
-        groups = avoid_repeats(
-            groups,
-            played_trios(seatings),
-            person=lambda entry: entry.user_id,
-            points=lambda entry: entry.points,
-        )
+        played = played_trios(seatings)
+    groups = swiss_round(
+        entries,
+        played,
+        person=lambda entry: entry.user_id,
+        points=lambda entry: entry.points,
+        byes=lambda entry: entry.byes,
+    )
     for group in groups:
         _seat(tournament, group, round_number=tournament.current_round)
     return len(groups)

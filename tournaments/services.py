@@ -11,8 +11,9 @@ from games.models import Game, Seat
 from games.table.errors import GameError
 
 from .live import standings_changed
-from .models import Entry, Tournament, TournamentGame
+from .models import Entry, Tournament, TournamentExclusion, TournamentGame
 from .scoring import SeatResult, places, points_for
+from .selectors import active_entries
 
 
 class TournamentError(GameError):
@@ -34,14 +35,16 @@ def entry_join(*, tournament_id: int, user) -> Entry:
         if not tournament.is_open:
             raise TournamentError(_("This tournament can no longer be joined."))
         entry = Entry.objects.filter(tournament=tournament, user=user).first()
-        if entry is not None and entry.removed:
+        kept_out = TournamentExclusion.objects.filter(tournament=tournament, user=user).first()
+        if kept_out is None and entry is not None and entry.removed:
+            kept_out = entry
+        if kept_out is not None:
             raise TournamentError(
-                _("You were removed from this tournament: %(reason)s") % {"reason": entry.reason}
+                _("You were removed from this tournament: %(reason)s") % {"reason": kept_out.reason}
             )
         if entry is not None and not entry.withdrawn:
             return entry
-        active = Entry.objects.filter(tournament=tournament, withdrawn=False, removed=False)
-        if active.count() >= tournament.max_players:
+        if active_entries(tournament).count() >= tournament.max_players:
             raise TournamentError(_("This tournament is full."))
         if entry is None:
             entry = Entry.objects.create(tournament=tournament, user=user)
@@ -68,16 +71,45 @@ def entry_leave(*, tournament_id: int, user) -> None:
         entry.save(update_fields=["withdrawn", "waiting_since"])
 
 
-def entry_remove(*, entry_id: int, reason: str) -> None:
-    """Staff remove a player, with a reason shown to them: no more pairing, no more points."""
+def _staff_reason(reason: str) -> str:
     if not reason.strip():
         raise TournamentError(_("Give the player a reason."))
+    return reason.strip()
+
+
+def _remove(entry: Entry, reason: str) -> None:
+    """Removal itself (the tournament locked): no more pairing, no more points, the reason
+    shown to the player; their standings row goes."""
+    entry.removed, entry.reason, entry.waiting_since = True, reason, None
+    entry.save(update_fields=["removed", "reason", "waiting_since"])
+    standings_changed(entry.tournament_id)
+
+
+def entry_remove(*, entry_id: int, reason: str) -> None:
+    """Staff remove a player, with a reason shown to them: no more pairing, no more points."""
+    reason = _staff_reason(reason)
     with transaction.atomic():
-        entry = Entry.objects.select_for_update().get(pk=entry_id)
-        _locked(entry.tournament_id)
-        entry.removed, entry.reason, entry.waiting_since = True, reason.strip(), None
-        entry.save(update_fields=["removed", "reason", "waiting_since"])
-        standings_changed(entry.tournament_id)
+        tournament_id = Entry.objects.filter(pk=entry_id).values_list("tournament_id", flat=True)
+        _locked(tournament_id.get())  # the tournament first, as everywhere
+        _remove(Entry.objects.select_for_update().get(pk=entry_id), reason)
+
+
+def exclusion_add(*, tournament_id: int, user, reason: str) -> TournamentExclusion:
+    """Staff exclude ``user`` from a tournament, with a reason shown to them: they are
+    removed as by ``entry_remove`` (a game they are playing plays on and scores them
+    nothing), or, if they never joined, given a removed entry, so the page shows them why
+    and offers no Join. Adding it again changes the reason."""
+    reason = _staff_reason(reason)
+    with transaction.atomic():
+        tournament = _locked(tournament_id)
+        exclusion, _created = TournamentExclusion.objects.update_or_create(
+            tournament=tournament, user=user, defaults={"reason": reason}
+        )
+        entry, _created = Entry.objects.select_for_update().get_or_create(
+            tournament=tournament, user=user
+        )
+        _remove(entry, reason)  # never joined: a removed entry all the same, with the reason
+        return exclusion
 
 
 def tournament_cancel(*, tournament_id: int, reason: str = "") -> None:

@@ -1,8 +1,8 @@
 """What we use of Channels and channels-redis beyond their documented API, in one place.
 
-Each use saves a hop on the hot path, and each is pinned by ``tests/games/test_channels_adapter.py``
-to the installed versions: an upgrade that changes what we lean on fails that test, not the
-site.
+Each use saves a hop on the hot path or keeps a socket open through a Redis outage, and
+each is pinned by ``tests/games/test_channels_adapter.py`` to the installed versions: an
+upgrade that changes what we lean on fails that test, not the site.
 """
 
 from __future__ import annotations
@@ -91,6 +91,38 @@ async def _ping(layer) -> None:
     if isinstance(layer, RedisChannelLayer):
         for index in range(layer.ring_size):
             await layer.connection(index).ping()
+
+
+class RidesOutLayerOutages:
+    """For a consumer whose socket must outlive a channel layer outage (Redis restarting).
+
+    Channels' ``AsyncConsumer.__call__`` sets ``self.channel_receive`` to the layer's receive
+    and closes the socket with 1011 when it raises. This mixin keeps that receive aside and
+    hands Channels ``receive_from_layer`` instead: on an outage the socket stays open, waits
+    until the layer answers again (``wait_for_channel_layer``), then gets a ``layer.back``
+    message, for which the consumer defines ``layer_back`` (rejoin its groups, a restarted
+    Redis has forgotten them, and send what it missed).
+    """
+
+    @property
+    def channel_receive(self):
+        return self.receive_from_layer
+
+    @channel_receive.setter
+    def channel_receive(self, receive):  # set by Channels' AsyncConsumer.__call__
+        self.layer_receive = receive
+
+    async def receive_from_layer(self):
+        """The next message from the channel layer, or ``layer.back`` after an outage."""
+        try:
+            return await self.layer_receive()
+        except LAYER_OUTAGES as error:
+            log.warning("Channel layer failed at %s: %s", self.scope.get("path"), error)
+            await wait_for_channel_layer(self.channel_layer)
+            return {"type": "layer.back"}
+
+    async def layer_back(self, event):
+        raise NotImplementedError("a consumer that rides out outages says what it missed")
 
 
 RETRY_AFTER = (0.05, 0.2)  # seconds: a pooled connection that died with Redis fails once

@@ -17,10 +17,9 @@ from games.board.refusals import refusal_text
 from games.board.render import render_message, socket_request
 from games.engine import CARD_CODES, IllegalPlay
 from games.realtime.channels_adapter import (
-    LAYER_OUTAGES,
+    RidesOutLayerOutages,
     dispatch_without_db_hop,
     retrying,
-    wait_for_channel_layer,
 )
 from games.realtime.chat_socket import CHAT_KEYS, ChatSocket
 from games.realtime.db_threads import in_db_thread
@@ -62,33 +61,15 @@ CLOSE_SESSION_ENDED = 4401
 CLOSE_TOO_MANY_SOCKETS = 4409
 
 
-class TableConsumer(ChatSocket, ReactionSocket, AsyncWebsocketConsumer):
+class TableConsumer(RidesOutLayerOutages, ChatSocket, ReactionSocket, AsyncWebsocketConsumer):
+    """Moves go on through a channel layer outage (they need only the database); the
+    socket stays open and, once the layer is back, shows what it missed (``layer_back``)."""
+
     async def __call__(self, scope, receive, send):
         try:
             await super().__call__(scope, receive, send)
         finally:  # however the socket ended (a crash included), its row stops counting
             await asyncio.shield(self.forget_presence())
-
-    @property
-    def channel_receive(self):
-        """The channel layer's receive, riding out an outage (see ``receive_from_layer``)."""
-        return self.receive_from_layer
-
-    @channel_receive.setter
-    def channel_receive(self, receive):  # set by Channels' AsyncConsumer.__call__
-        self.layer_receive = receive
-
-    async def receive_from_layer(self):
-        """The next message from the channel layer. If the layer fails (Redis restarting),
-        the socket stays open (moves go on: they need only the database), waits until the
-        layer answers again, then rejoins its groups (a restarted Redis has forgotten them)
-        and shows what it missed: Channels would have closed the socket with 1011."""
-        try:
-            return await self.layer_receive()
-        except LAYER_OUTAGES as error:
-            log.warning("Channel layer failed at table %s: %s", self.game_id, error)
-            await wait_for_channel_layer(self.channel_layer)
-            return {"type": "layer.back"}
 
     async def dispatch(self, message):
         await dispatch_without_db_hop(self, message)  # see games/channels_adapter.py

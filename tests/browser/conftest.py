@@ -14,6 +14,8 @@ from channels.testing.live import make_application
 from daphne.testing import DaphneProcess
 from django.db import connections
 
+from tests.redis_server import private_redis  # noqa: F401 (a fixture: Redis to restart)
+
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 

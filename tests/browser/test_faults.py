@@ -126,27 +126,6 @@ def test_a_killed_server_loses_no_card_and_a_survivor_finishes_the_games(
     assert [t["auto"] for h in record["hands"] for t in h["tricks"] if "auto" in t] == [[0], [0]]
 
 
-@pytest.fixture
-def private_redis(settings):
-    """Servers on a Redis of the test's own (the servers fork with these settings)."""
-    from channels.layers import channel_layers
-
-    from tests.redis_server import PrivateRedis
-
-    redis_server = PrivateRedis()
-    redis_server.start()
-    settings.CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [{"address": redis_server.url, "socket_timeout": None}]},
-        }
-    }
-    channel_layers.backends.clear()
-    yield redis_server
-    redis_server.kill()
-    channel_layers.backends.clear()
-
-
 def test_a_click_is_never_lost_to_a_redis_restart_or_a_dropped_socket(
     private_redis, live_servers, new_page, settings
 ):

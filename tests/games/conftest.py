@@ -3,6 +3,8 @@ import uuid
 
 import pytest
 
+from tests.redis_server import private_redis  # noqa: F401 (a fixture: Redis to restart)
+
 
 @pytest.fixture(autouse=True)
 def fresh_database_pool():

@@ -26,6 +26,12 @@ def test_channels_dispatch_still_does_only_what_ours_does_plus_the_connection_ho
     assert source.count("await ") == 2  # the hop and the handler: nothing else to copy
 
 
+def test_channels_still_sets_channel_receive_where_the_outage_mixin_takes_it():
+    source = inspect.getsource(AsyncConsumer.__call__)
+    assert "self.channel_receive = functools.partial(" in source
+    assert "[receive, self.channel_receive]" in source
+
+
 async def test_dispatch_calls_the_handler_of_the_message_type_and_refuses_unknown_types():
     seen = []
 

@@ -3,15 +3,12 @@ a table's sockets ride out a Redis outage (moves go on, and every page hears wha
 missed once Redis is back)."""
 
 import asyncio
-import shutil
 import time
 
 import pytest
-from channels.layers import channel_layers
 
 from games.models import Game, Play, Presence
 from games.table import seats as services
-from tests.redis_server import PrivateRedis
 
 from .helpers import board_moves, can_play, hand_cards
 from .sockets import Client, at_my_turn, db, refused
@@ -63,24 +60,6 @@ async def test_control_characters_are_refused_without_closing_the_socket(alice, 
     await client.send({"chat": "still here"})
     await client.frame_where(lambda f: "still here" in f)
     await client.close()
-
-
-@pytest.fixture
-def private_redis(settings):
-    if shutil.which("redis-server") is None:
-        pytest.skip("needs redis-server")
-    redis = PrivateRedis()
-    redis.start()
-    settings.CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [{"address": redis.url, "socket_timeout": None}]},
-        }
-    }
-    channel_layers.backends.clear()
-    yield redis
-    redis.kill()
-    channel_layers.backends.clear()
 
 
 async def person_to_play(game_id: int) -> int:

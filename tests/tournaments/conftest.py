@@ -24,6 +24,14 @@ def people(make_user):
 
 
 @pytest.fixture
+def staff(client, django_user_model):
+    """A client signed in as a superuser."""
+    boss = django_user_model.objects.create_superuser("boss", password="pw-Coins-123")
+    client.force_login(boss)
+    return client
+
+
+@pytest.fixture
 def make_tournament():
     def make(kind="arena", **fields):
         now = timezone.now()
@@ -49,3 +57,4 @@ def make_tournament():
 # push tests: a site with Web Push keys and a push service that records what it receives.
 from tests.games.conftest import fresh_channel_layer, fresh_database_pool  # noqa: E402, F401
 from tests.notifications.test_turn_notices import push_service, vapid  # noqa: E402, F401
+from tests.redis_server import private_redis  # noqa: E402, F401

@@ -1,6 +1,7 @@
 """A tournament page's socket (ws/tournaments/<id>/), end to end through the ASGI
 application: the standings arrive when people join, your table's link arrives when you are
-seated (only yours), and the standings when a game is scored."""
+seated (only yours), and the standings when a game is scored; a Redis outage leaves the
+socket open, and it sends the standings afresh once Redis is back."""
 
 import pytest
 from channels.db import database_sync_to_async
@@ -83,4 +84,23 @@ async def test_a_notice_outside_a_transaction_reaches_the_sockets(make_tournamen
     await socket.connect()
     await db(standings_changed)(tournament.pk)
     assert "Nobody has joined yet." in await socket.frame_where(lambda f: True)
+    await socket.communicator.disconnect()
+
+
+async def test_a_socket_rides_out_a_redis_outage_and_sends_what_it_missed(
+    make_tournament, people, private_redis
+):
+    tournament = await db(make_tournament)("arena")
+    watcher, first, second = await db(people)(3)
+    socket = Socket(tournament.pk, watcher)
+    assert "Nobody has joined yet." in await socket.connect()
+
+    private_redis.kill()  # the join commits; its notice is lost with Redis
+    await db(entry_join)(tournament_id=tournament.pk, user=first)
+    private_redis.start()  # back, and empty: the socket's group is forgotten
+    await socket.frame_where(lambda f: f.count("data-player=") == 1, timeout=15)
+
+    # The socket joined its group again: the next join reaches it by a push.
+    await db(entry_join)(tournament_id=tournament.pk, user=second)
+    await socket.frame_where(lambda f: f.count("data-player=") == 2)
     await socket.communicator.disconnect()

@@ -88,13 +88,20 @@ def test_a_swiss_plays_its_rounds_one_after_the_other(make_tournament, people):
     finish(first.game)
     assert tournament_advance(tournament_id=tournament.pk) == 0  # nor now
     finish(second.game)
+    ranked = [entry.user_id for entry in standings(tournament)]
+    no_bye = [user for user in ranked if Entry.objects.get(user_id=user).byes == 0]
     assert tournament_advance(tournament_id=tournament.pk) == 2
     assert set(TournamentGame.objects.values_list("round", flat=True)) == {1, 2}
     tournament.refresh_from_db()
     assert tournament.current_round == 2
-    leaders = list(standings(tournament))[:3]  # round 2 seats the best three together
-    top_table = TournamentGame.objects.filter(round=2).order_by("pk").first().game
-    assert {s.user_id for s in top_table.seats.all()} == {e.user_id for e in leaders}
+    # Round 2: the bye goes to the two lowest of the three who had none; the best three
+    # of the others sit together.
+    top_table, bye_table = (
+        {s.user_id for s in tg.game.seats.all() if s.user_id}
+        for tg in TournamentGame.objects.filter(round=2).order_by("pk")
+    )
+    assert bye_table == set(no_bye[1:])
+    assert top_table == set(ranked) - bye_table
     for tournament_game in TournamentGame.objects.filter(round=2):
         finish(tournament_game.game)
     assert tournament_advance(tournament_id=tournament.pk) == 0
