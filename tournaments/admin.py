@@ -10,6 +10,8 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from common.admin_search import ScaledSearchMixin
+
 from .models import Entry, Tournament, TournamentExclusion, TournamentGame
 from .scoring import SeatResult, places
 from .selectors import STANDINGS_ORDER, standings
@@ -172,10 +174,11 @@ class TournamentAdmin(admin.ModelAdmin):
 
 
 @admin.register(Entry)
-class EntryAdmin(admin.ModelAdmin):
+class EntryAdmin(ScaledSearchMixin, admin.ModelAdmin):
     list_display = ("user", "tournament", "points", "games", "withdrawn", "removed", "reason")
     list_filter = ("removed", "withdrawn", "tournament")
-    search_fields = ("user__username", "tournament__name")
+    people_search = ("user",)  # a person's entries; the tournaments are few, listed by name
+    search_text = ("tournament__name",)
     readonly_fields = ("tournament", "user", "points", "games", "wins", "streak", "game_points")
     fields = (*readonly_fields, "withdrawn", "removed", "reason")
     action_form = ReasonForm
