@@ -40,14 +40,14 @@ def game_news(game_id: int, user, seat: int, seen: Snapshot) -> tuple[list[dict]
         latest = ChatMessage.objects.filter(game=game).aggregate(last=Max("id"))["last"]
         shown.chat_id = latest or 0
         return lines, shown
+    for number, level in stand_ins.items():
+        if number not in seen.stand_ins:
+            lines.append({"type": "seatTakenOver", "seat": number, "by": level})
     if (game.moves, game.status) != (seen.moves, seen.status):
         after = seen.moves if game.moves > seen.moves else -1  # -1: the same cards, now ended
         lines += [
             {"type": "gameState", **state} for _count, state in states_after(game, seat, after, now)
         ]
-    for number, level in stand_ins.items():
-        if number not in seen.stand_ins:
-            lines.append({"type": "seatTakenOver", "seat": number, "by": level})
     said = (
         ChatMessage.objects.filter(
             game=game, room=ChatMessage.Room.PLAYERS, hidden=False, id__gt=seen.chat_id
