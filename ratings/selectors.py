@@ -11,13 +11,17 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Subquery
 
-from accounts.selectors import public_name
+from accounts.selectors import is_bot_account, public_name
 from common.paging import Keys, SeekPage, load_float, seek
 from games.history.privacy import seen_by
 from games.models import Game, Seat
 
 from .models import Leaderboard, PlayerRating, RatingEvent, Standing, display_rating
 from .services import rated_events
+
+# A seat held by a bot: one of the site's, or a bot account (a program). Games with one never
+# count for the boards of games between people.
+BOT_SEAT = ~Q(bot="") | Q(user__profile__is_bot=True)
 
 
 def board_events(board: Leaderboard) -> QuerySet[RatingEvent]:
@@ -29,7 +33,7 @@ def board_events(board: Leaderboard) -> QuerySet[RatingEvent]:
         events = events.filter(game__finished_at__lt=board.season_end)
     if board.target:
         events = events.filter(game__target=board.target)
-    has_bot = Exists(Seat.objects.filter(game=OuterRef("game")).exclude(bot=""))
+    has_bot = Exists(Seat.objects.filter(Q(game=OuterRef("game")), BOT_SEAT))
     if board.opponents == Leaderboard.Opponents.HUMANS_ONLY:
         events = events.filter(~has_bot)
     elif board.opponents == Leaderboard.Opponents.WITH_BOTS:
@@ -48,10 +52,10 @@ def standings(board: Leaderboard) -> QuerySet[Standing]:
     rows = (
         board.standings.filter(games__gte=board.min_games)
         .exclude(user__in=board.exclusions.values("user"))
-        .select_related("rating", "user")
+        .select_related("rating", "user__profile")
     )
-    if not board.list_bots:
-        rows = rows.filter(bot="")
+    if not board.list_bots:  # neither the site's bots nor bot accounts
+        rows = rows.filter(bot="").exclude(user__profile__is_bot=True)
     return rows
 
 
@@ -110,6 +114,7 @@ def standing_row(line: Standing, rank: int) -> dict:
         "rating": line.rating,
         "user_id": line.user_id,
         "username": username,
+        "bot_account": bool(line.user_id) and is_bot_account(line.user),
         "label": username or line.rating.label,
         "display": line.display,
         "games": games,
