@@ -70,7 +70,7 @@ class AddressRateGuard:
         client = scope.get("client")
         if client:
             if scope["type"] == "http" and scope.get("method") in WRITES:
-                if not scope["path"].startswith(API) and not self.posts.take(client[0]):
+                if not scope.get("path", "").startswith(API) and not self.posts.take(client[0]):
                     return await refuse_request(send)
             elif scope["type"] == "websocket" and not self.sockets.take(client[0]):
                 throttled("address_sockets")

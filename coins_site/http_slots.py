@@ -38,7 +38,7 @@ class HttpSlots:
         self.waiting = 0
 
     async def __call__(self, scope, receive, send):
-        if scope["type"] != "http" or not self.at_once or scope["path"].startswith(STREAMS):
+        if scope["type"] != "http" or not self.at_once or scope.get("path", "").startswith(STREAMS):
             return await self.app(scope, receive, send)
         slots = self.slots.setdefault(
             id(asyncio.get_running_loop()), asyncio.Semaphore(self.at_once)
