@@ -55,6 +55,12 @@ class Profile(models.Model):
         default=False,
         help_text=_("In games with a day per card, a notification from your browser."),
     )
+    is_bot = models.BooleanField(
+        _("bot account"),
+        default=False,
+        editable=False,
+        help_text=_("Plays only through the Bot API, marked as a bot and rated apart; for good."),
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     # When a page last served this person (at most once a minute: ``SeenMiddleware``), so
     # friends see who is online.

@@ -41,3 +41,9 @@ def wants_turn_sound(user) -> bool:
     """Whether the user asked for a sound when their turn comes (off by default)."""
     profile = cached_profile(user)
     return profile is not None and profile.turn_sound
+
+
+def is_bot_account(user) -> bool:
+    """Whether ``user`` is a bot account (a program playing through the Bot API)."""
+    profile = cached_profile(user)
+    return profile is not None and profile.is_bot

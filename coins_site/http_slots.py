@@ -21,9 +21,14 @@ BUSY = (
 )
 
 
+# The Bot API's streams stay open for a whole game on the event loop (their database reads
+# are short, in database threads): they must not hold a slot meant for a page.
+STREAMS = ("/api/stream/", "/api/bot/game/stream/")
+
+
 class HttpSlots:
     """ASGI middleware for HTTP: ``COINS_HTTP_AT_ONCE`` requests at once, at most
-    ``COINS_HTTP_QUEUE`` waiting (503 beyond)."""
+    ``COINS_HTTP_QUEUE`` waiting (503 beyond); streams pass without a slot."""
 
     def __init__(self, app):
         self.app = app
@@ -33,7 +38,7 @@ class HttpSlots:
         self.waiting = 0
 
     async def __call__(self, scope, receive, send):
-        if scope["type"] != "http" or not self.at_once:
+        if scope["type"] != "http" or not self.at_once or scope.get("path", "").startswith(STREAMS):
             return await self.app(scope, receive, send)
         slots = self.slots.setdefault(
             id(asyncio.get_running_loop()), asyncio.Semaphore(self.at_once)

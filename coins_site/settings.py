@@ -24,6 +24,12 @@ def env_bool(name: str, default: bool = False) -> bool:
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
+def env_int_pair(name: str, default: str) -> tuple[int, int]:
+    """Two whole numbers, "per token,per account" (the Bot API's limits)."""
+    first, second = os.environ.get(name, default).split(",")
+    return int(first), int(second)
+
+
 def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
@@ -57,6 +63,7 @@ INSTALLED_APPS = [
     "puzzles",
     "duplicate",
     "tournaments",
+    "botapi",
     "axes",
     "coins_site.operations",  # /healthz, /metrics, the runners' heartbeats
 ]
@@ -379,6 +386,17 @@ COINS_ADDRESS_SOCKETS_PER_SECOND = float(os.environ.get("COINS_ADDRESS_SOCKETS_P
 # beyond): Django's threads take turns with the tables' sockets (coins_site/http_slots.py).
 COINS_HTTP_AT_ONCE = int(os.environ.get("COINS_HTTP_AT_ONCE", "4"))
 COINS_HTTP_QUEUE = int(os.environ.get("COINS_HTTP_QUEUE", "200"))
+# The Bot API (docs/bot-api.md), each as (per token, per account): moves (cards, resignations,
+# chat lines) per COINS_API_MOVE_WINDOW seconds, games at once, new games a day; the clock of
+# an API game when none is asked for; the streams' keep-alive (an empty line at least this
+# often) and how often a stream reads the database when the channel layer is down.
+COINS_API_MOVES = env_int_pair("COINS_API_MOVES", "5,10")
+COINS_API_MOVE_WINDOW = int(os.environ.get("COINS_API_MOVE_WINDOW", "1"))
+COINS_API_GAMES_AT_ONCE = env_int_pair("COINS_API_GAMES_AT_ONCE", "4,8")
+COINS_API_GAMES_PER_DAY = env_int_pair("COINS_API_GAMES_PER_DAY", "300,500")
+COINS_API_DEFAULT_CLOCK = int(os.environ.get("COINS_API_DEFAULT_CLOCK", "30"))
+COINS_API_KEEPALIVE = float(os.environ.get("COINS_API_KEEPALIVE", "5"))
+COINS_API_POLL = float(os.environ.get("COINS_API_POLL", "1"))
 # Who comes to or leaves a table reaches its sockets this many seconds later, in one frame
 # for every arrival and departure meanwhile (games/presence_frames.py).
 COINS_PRESENCE_EVERY = float(os.environ.get("COINS_PRESENCE_EVERY", "0.5"))

@@ -12,5 +12,6 @@ urlpatterns = [
     path("", include("puzzles.urls")),
     path("", include("duplicate.urls")),
     path("", include("tournaments.urls")),
+    path("", include("botapi.urls")),
     path("", include("games.urls")),
 ]

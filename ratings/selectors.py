@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from django.db.models import Exists, F, OuterRef, Q, QuerySet
 
-from accounts.selectors import public_name
+from accounts.selectors import is_bot_account, public_name
 from games.history.privacy import seen_by
 from games.models import Game, Seat
 
@@ -27,6 +27,10 @@ from .models import (
 from .ranks import ranks_for_reading
 from .services import rated_events
 
+# A seat held by a bot: one of the site's, or a bot account (a program). Games with one never
+# count for the boards of games between people.
+BOT_SEAT = ~Q(bot="") | Q(user__profile__is_bot=True)
+
 
 def board_events(board: Leaderboard) -> QuerySet[RatingEvent]:
     """The rating events of the games that count for ``board``."""
@@ -37,7 +41,7 @@ def board_events(board: Leaderboard) -> QuerySet[RatingEvent]:
         events = events.filter(game__finished_at__lt=board.season_end)
     if board.target:
         events = events.filter(game__target=board.target)
-    has_bot = Exists(Seat.objects.filter(game=OuterRef("game")).exclude(bot=""))
+    has_bot = Exists(Seat.objects.filter(Q(game=OuterRef("game")), BOT_SEAT))
     if board.opponents == Leaderboard.Opponents.HUMANS_ONLY:
         events = events.filter(~has_bot)
     elif board.opponents == Leaderboard.Opponents.WITH_BOTS:
@@ -55,10 +59,10 @@ def standings(board: Leaderboard) -> QuerySet[Standing]:
     rows = (
         board.standings.filter(games__gte=board.min_games)
         .exclude(user__in=board.exclusions.values("user"))
-        .select_related("rating", "user")
+        .select_related("rating", "user__profile")
     )
-    if not board.list_bots:
-        rows = rows.filter(bot="")
+    if not board.list_bots:  # neither the site's bots nor bot accounts
+        rows = rows.filter(bot="").exclude(user__profile__is_bot=True)
     return rows
 
 
@@ -97,7 +101,7 @@ def standings_page(board: Leaderboard, page: int | str | None = None) -> Standin
     start = (number - 1) * PAGE_SIZE
     lines = RankedLine.objects.filter(
         leaderboard=board, rank__gt=start, rank__lte=start + PAGE_SIZE
-    ).select_related("user", "rating").order_by("rank")
+    ).select_related("user__profile", "rating").order_by("rank")
     rows = [ranked_row(line) for line in lines]
     return StandingsPage(
         rows=rows,
@@ -118,6 +122,7 @@ def standing_row(line: Standing, rank: int) -> dict:
         "rating": line.rating,
         "user_id": line.user_id,
         "username": username,
+        "bot_account": bool(line.user_id) and is_bot_account(line.user),
         "label": rating_label(username, line.bot),
         "display": line.display,
         "games": games,
@@ -135,6 +140,7 @@ def ranked_row(line: RankedLine) -> dict:
         "rank": line.rank,
         "user_id": line.user_id,
         "username": username,
+        "bot_account": bool(line.user_id) and is_bot_account(line.user),
         "label": rating_label(username, line.bot),
         "display": display_rating(line.mu, line.sigma),
         "games": games,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.db import connection, transaction
 from openskill.models import PlackettLuce
 
+from accounts.selectors import is_bot_account
 from games.engine.ranking import ranks_of
 from games.models import Game, Seat
 
@@ -50,7 +51,7 @@ def game_rate(*, game_id: int, count_standings: bool = True) -> list[RatingEvent
         return []
     if RatingEvent.objects.filter(game=game).exists():
         return []  # already rated: rating twice would count the game twice
-    seats = list(game.seats.order_by("number"))
+    seats = list(game.seats.select_related("user__profile").order_by("number"))
     if any(seat.is_empty for seat in seats):
         return []
     ratings = _locked([rating_of(seat) for seat in seats])
@@ -72,7 +73,7 @@ def game_rate(*, game_id: int, count_standings: bool = True) -> list[RatingEvent
             events=events,
             finished_at=game.finished_at,
             target=game.target,
-            has_bot=any(seat.is_bot for seat in seats),
+            has_bot=any(seat.is_bot or is_bot_account(seat.user) for seat in seats),
         )
     return events
 

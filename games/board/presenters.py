@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.selectors import public_name
+from accounts.selectors import is_bot_account, public_name
 from games.board.card_names import SUIT_NAMES, card_label, trick_why
 from games.bots import LEVEL_BOTS, bot_label
 from games.engine import (
@@ -164,12 +164,14 @@ def clock_label(seconds: int | None) -> str:
 
 
 def seat_identity(seat: Seat, names: list[str]) -> dict:
-    """Who sits in ``seat``, as every page names a player: name, bot level, profile link."""
+    """Who sits in ``seat``, as every page names a player: name, bot level (or the BOT mark
+    of a bot account, a program playing through the Bot API), profile link."""
+    program = seat.user_id is not None and is_bot_account(seat.user)
     return {
         "number": seat.number,
         "name": names[seat.number],
-        "is_bot": seat.is_bot,
-        "bot_label": bot_label(seat.bot) if seat.is_bot else "",
+        "is_bot": seat.is_bot or program,
+        "bot_label": bot_label(seat.bot) if seat.is_bot else _("BOT") if program else "",
         "username": seat.user.get_username() if seat.user_id else "",
     }
 

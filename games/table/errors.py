@@ -41,6 +41,11 @@ class TableMovedOn(GameError):
         self.already_played = already_played
 
 
+def bot_account_refusal() -> NotSeated:
+    """Bot accounts take seats and play only through the Bot API, never from a page."""
+    return NotSeated(_("Bot accounts play only through the Bot API."))
+
+
 def require_running(game: Game) -> None:
     if game.status == Game.Status.WAITING:
         raise GameNotRunning(_("The game has not started yet."))

@@ -22,13 +22,20 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.selectors import public_name
+from accounts.selectors import is_bot_account, public_name
 from coins_site.monitoring import moves_played
 from games.engine import NotYourTurn, SeatView, TrickRecord, parse_card
 from games.engine.bots import SEARCH_BOTS, make_bot
 from games.models import Game, Presence, Seat
 from games.realtime.presence import STALE_AFTER
-from games.table.errors import GameNotRunning, NotSeated, move_count, moved_on, require_running
+from games.table.errors import (
+    GameNotRunning,
+    NotSeated,
+    bot_account_refusal,
+    move_count,
+    moved_on,
+    require_running,
+)
 from games.table.lifecycle import (
     IDLE_CHECK,
     Table,
@@ -110,6 +117,7 @@ def play_card(
     card: object,
     skip_channel: str = "",
     after_moves: int | str | None = None,
+    by_program: bool = False,
 ) -> MoveResult:
     """Play ``card`` (a code such as "12O") for ``user``'s seat.
 
@@ -118,8 +126,9 @@ def play_card(
     gets one board showing their card and the answers. ``skip_channel`` is the mover's own
     socket, which shows its board itself. ``after_moves`` is the move count of the board the
     card was chosen on: a card sent twice (a page that lost its connection sends it again)
-    is played once. Raise GameError or IllegalPlay with a message for the player; nothing
-    changes then.
+    is played once. ``by_program``: sent through the Bot API (the only way bot accounts
+    play). Raise GameError or IllegalPlay with a message for the player; nothing changes
+    then.
     """
     card = parse_card(card)  # only codes: an int would be taken as the engine's card number
     after_moves = move_count(after_moves)
@@ -129,6 +138,8 @@ def play_card(
         seat = loaded.seat_of(user)
         if seat is None:
             raise NotSeated(_("You are not seated at this table."))
+        if not by_program and is_bot_account(seat.user):  # its profile came with the seats
+            raise bot_account_refusal()
         if after_moves is not None and after_moves != game.moves:
             raise moved_on(game, seat.number, card, after_moves)
         if seat.stand_in:
@@ -257,14 +268,17 @@ def _name(seat: Seat) -> str:
 # -- leaving --------------------------------------------------------------------------------
 
 
-def resign(*, game_id: int, user) -> Game:
-    """Leave a running game for good: it ends, abandoned, and the leaver is rated last."""
+def resign(*, game_id: int, user, by_program: bool = False) -> Game:
+    """Leave a running game for good: it ends, abandoned, and the leaver is rated last
+    (``by_program``: through the Bot API, as bot accounts must)."""
     with locked_table(game_id) as table:
         game = table.game
         require_running(game)
         seat = Seat.objects.filter(game=game, user=user).first()
         if seat is None:
             raise NotSeated(_("You are not seated at this table."))
+        if not by_program and is_bot_account(user):
+            raise bot_account_refusal()
         if seat.stand_in:  # the others play on with the bot: they are not made to stop
             raise NotSeated(_("A bot plays your seat for the rest of this game: you were away."))
         return end_game(game, Game.Status.ABANDONED, abandoned_by=seat.number)

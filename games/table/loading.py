@@ -6,6 +6,7 @@ through the engine, so a row that broke the rules could never load silently.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from games.engine import GameState, parse_card
@@ -70,6 +71,14 @@ def _rebuild(game: Game, seats: list[Seat]) -> LoadedGame:
     """Replay the game from its hand and play rows, up to the row's own move count: a page
     or a push that read the row just before a move committed shows the game as the row says
     (a board labelled with one move count must never show a later card)."""
+    *_before, (state, _card) = replay(game)
+    return LoadedGame(game=game, seats=seats, state=state)
+
+
+def replay(game: Game) -> Iterator[tuple[GameState, str | None]]:
+    """The game's state before its first card (with None), then after each card up to the
+    row's move count (with that card's code): one state, played on between answers. Two
+    queries (hands, plays) after the game row."""
     decks = Hand.objects.filter(game=game).order_by("number").values_list("deck", flat=True)
     plays = (
         Play.objects.filter(game=game, sequence__lt=game.moves)
@@ -82,8 +91,9 @@ def _rebuild(game: Game, seats: list[Seat]) -> LoadedGame:
         first_dealer=game.first_dealer,
         decks=[tuple(parse_card(code) for code in deck) for deck in decks],
     )
+    yield state, None
     for seat, card in plays:
         if seat != state.to_play:
             raise CorruptGame(f"Game {game.pk}: seat {seat} played out of turn.")
         state.play(seat, card)
-    return LoadedGame(game=game, seats=seats, state=state)
+        yield state, card

@@ -16,6 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.selectors import is_bot_account
 from games.bots import SEAT_BOTS
 from games.engine import new_seed
 from games.models import Game, Seat
@@ -26,6 +27,7 @@ from games.table.errors import (
     GameNotRunning,
     NotSeated,
     SeatUnavailable,
+    bot_account_refusal,
     require_running,
 )
 from games.table.lifecycle import end_game, locked_game, start_game, wait_for_people
@@ -46,12 +48,14 @@ def game_create(
     is_rated: bool = True,
     clock: int | None = None,
     seed: str | None = None,
+    by_program: bool = False,
 ) -> Game:
     """Create a table; ``seat_kinds`` gives seats 0..2 as "me", "open" or a bot level, and
     ``clock`` the seconds each person has per card (None: no clock). ``seed`` deals the game
     (the same seed, the same decks and first dealer); by default a fresh secret one.
 
-    The game starts at once when no seat is left open.
+    The game starts at once when no seat is left open. ``by_program``: asked through the
+    Bot API (bot accounts make tables only that way).
     """
     if len(seat_kinds) != 3 or seat_kinds.count(ME) != 1:
         raise GameError(_("Choose three seats, one of them yours."))
@@ -62,7 +66,7 @@ def game_create(
     if clock not in CLOCKS:
         raise GameError(_("Choose a clock from the list."))
     with transaction.atomic():
-        check_table_limits(creator, opens_a_table=OPEN in seat_kinds)
+        check_table_limits(creator, opens_a_table=OPEN in seat_kinds, by_program=by_program)
         game = Game.objects.create(
             target=target,
             is_public=is_public,
@@ -148,13 +152,16 @@ def lock_person(user) -> None:
     get_user_model().objects.select_for_update(no_key=True).filter(pk=user.pk).exists()
 
 
-def check_table_limits(user, *, opens_a_table: bool) -> None:
+def check_table_limits(user, *, opens_a_table: bool, by_program: bool = False) -> None:
     """Refuse a new table (or seat) past the per-person limits: games at once, and tables
     of theirs waiting for players. One account cannot fill the lobby or the servers.
-    Inside the transaction that makes the table or takes the seat: it locks the person."""
+    Inside the transaction that makes the table or takes the seat: it locks the person.
+    A bot account takes seats only through the Bot API (``by_program``)."""
     if not transaction.get_connection().in_atomic_block:
         raise transaction.TransactionManagementError("Check table limits inside a transaction.")
     lock_person(user)
+    if not by_program and is_bot_account(user):
+        raise bot_account_refusal()
     playing = Seat.objects.filter(
         user=user, game__status__in=(Game.Status.IN_PROGRESS, Game.Status.WAITING)
     ).count()

@@ -5,7 +5,7 @@ from common.trigram import trigram_indexes
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("accounts", "0007_reading_pace_notices_last_seen"),
+        ("accounts", "0008_profile_is_bot"),
         ("auth", "0012_alter_user_first_name_max_length"),
     ]
 

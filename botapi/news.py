@@ -1,0 +1,76 @@
+"""What a stream has not shown yet, read from the database (the truth, whatever the channel
+layer delivered): a seat's new states, seats taken over, chat lines; a person's running
+games. Synchronous: the streams call these in database threads."""
+
+from __future__ import annotations
+
+from django.db.models import Max
+from django.utils import timezone
+
+from games.models import ChatMessage, Game, Seat
+from games.table.chat import message_data, muted_ids, shown_text
+from games.table.loading import seats_of
+
+from .state import Snapshot, player_of, states_after
+
+
+def game_news(game_id: int, user, seat: int, seen: Snapshot) -> tuple[list[dict], Snapshot]:
+    """The lines a seat's game stream owes since ``seen`` (``gameFull`` first when nothing
+    was shown), and what it will then have shown."""
+    game = Game.objects.get(pk=game_id)
+    now = timezone.now()
+    lines: list[dict] = []
+    seats = seats_of(game)
+    stand_ins = {s.number: s.stand_in for s in seats if s.stand_in}
+    shown = Snapshot(game.moves, game.status, stand_ins, seen.chat_id)
+    if seen.moves < 0:
+        (_count, state), *_none = states_after(game, seat, -1, now)
+        lines.append(
+            {
+                "type": "gameFull",
+                "id": str(game.pk),
+                "seat": seat,
+                "target": game.target,
+                "rated": game.is_rated,
+                "clock": game.clock,
+                "players": [player_of(s) for s in seats],
+                "state": state,
+            }
+        )
+        latest = ChatMessage.objects.filter(game=game).aggregate(last=Max("id"))["last"]
+        shown.chat_id = latest or 0
+        return lines, shown
+    for number, level in stand_ins.items():
+        if number not in seen.stand_ins:
+            lines.append({"type": "seatTakenOver", "seat": number, "by": level})
+    if (game.moves, game.status) != (seen.moves, seen.status):
+        after = seen.moves if game.moves > seen.moves else -1  # -1: the same cards, now ended
+        lines += [
+            {"type": "gameState", **state} for _count, state in states_after(game, seat, after, now)
+        ]
+    said = (
+        ChatMessage.objects.filter(
+            game=game, room=ChatMessage.Room.PLAYERS, hidden=False, id__gt=seen.chat_id
+        )
+        .exclude(user_id__in=muted_ids(user))
+        .select_related("user__profile")
+        .order_by("id")
+    )
+    for message in said:
+        data = message_data(message)
+        lines.append(
+            {
+                "type": "chatLine",
+                "room": "player",
+                "username": data["username"],
+                "text": shown_text(data),
+            }
+        )
+        shown.chat_id = message.pk
+    return lines, shown
+
+
+def running_games(user) -> set[int]:
+    """The games ``user`` is playing now (dealt, not over)."""
+    seats = Seat.objects.filter(user=user, game__status=Game.Status.IN_PROGRESS)
+    return set(seats.values_list("game_id", flat=True))

@@ -1,0 +1,16 @@
+from django.urls import path
+
+from . import pages, streams, views
+
+urlpatterns = [
+    path("account/tokens/", pages.TokensView.as_view(), name="api_tokens"),
+    path("api/openapi.json", views.openapi, name="api_openapi"),
+    path("api/bot/account/upgrade", views.account_upgrade, name="api_account_upgrade"),
+    path("api/games", views.game_create, name="api_game_create"),
+    path("api/games/<int:game_id>/record", views.game_record_view, name="api_game_record"),
+    path("api/stream/event", streams.event_stream, name="api_event_stream"),
+    path("api/bot/game/stream/<int:game_id>", streams.game_stream, name="api_game_stream"),
+    path("api/bot/game/<int:game_id>/play/<str:card>", views.card_play, name="api_card_play"),
+    path("api/bot/game/<int:game_id>/resign", views.resign, name="api_resign"),
+    path("api/bot/game/<int:game_id>/chat", views.chat, name="api_chat"),
+]
