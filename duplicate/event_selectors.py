@@ -11,23 +11,15 @@ from games.models import Game
 
 from . import events
 from .models import DuplicateEvent, EventEntry, EventTable
-from .scoring import Result, matchpoints, percentages, places
+from .standings import ScoredRow, Standing, rows_score, standings_build
 
 
-@dataclass
-class EventRow:
-    """One finished result: one entry's seat at one table of one deal."""
+@dataclass(kw_only=True)
+class EventRow(ScoredRow):
+    """One finished result: one entry's seat at one table of one deal (``key`` is the
+    entry's id)."""
 
-    entry_id: int
-    player: str
-    is_bot: bool
-    game_id: int
     table: int
-    points: int
-    won: bool
-    matchpoints: float = 0.0
-    percent: float = 0.0
-    place: int = 1
 
 
 @dataclass
@@ -37,16 +29,6 @@ class SeatResults:
     deal: int
     seat: int
     rows: list[EventRow] = field(default_factory=list)
-
-
-@dataclass
-class EventStanding:
-    entry_id: int
-    player: str
-    is_bot: bool
-    percent: float
-    deals: int
-    place: int = 1
 
 
 def entry_name(entry: EventEntry) -> str:
@@ -79,9 +61,9 @@ def event_results(event: DuplicateEvent) -> list[SeatResults]:
             group = groups.setdefault((table.deal, seat), SeatResults(table.deal, seat))
             group.rows.append(
                 EventRow(
-                    entry_id=entry.pk,
+                    key=entry.pk,
                     player=entry_name(entry),
-                    is_bot=entry.user_id is None,
+                    user_id=entry.user_id,
                     game_id=game.pk,
                     table=table.number,
                     points=scores.get(seat) or 0,
@@ -89,34 +71,14 @@ def event_results(event: DuplicateEvent) -> list[SeatResults]:
                 )
             )
     for group in groups.values():
-        plain = [Result(row.points, row.won) for row in group.rows]
-        percents = percentages(plain)
-        for row, points, percent, place in zip(
-            group.rows, matchpoints(plain), percents, places(percents), strict=True
-        ):
-            row.matchpoints, row.percent, row.place = points, percent, place
-        group.rows.sort(key=lambda row: (row.place, row.player))
+        rows_score(group.rows)
     return [groups[key] for key in sorted(groups)]
 
 
-def event_standings(results: list[SeatResults]) -> list[EventStanding]:
+def event_standings(results: list[SeatResults], *, excluded=()) -> list[Standing]:
     """Each entry's average percentage over the deals they finished, best first (more deals
-    finished, then the name, order a tie)."""
-    totals: dict[int, EventStanding] = {}
-    for group in results:
-        for row in group.rows:
-            standing = totals.setdefault(
-                row.entry_id, EventStanding(row.entry_id, row.player, row.is_bot, 0.0, 0)
-            )
-            standing.percent += row.percent
-            standing.deals += 1
-    table = list(totals.values())
-    for standing in table:
-        standing.percent /= standing.deals
-    for standing, place in zip(table, places([s.percent for s in table]), strict=True):
-        standing.place = place
-    table.sort(key=lambda s: (s.place, -s.deals, s.player))
-    return table
+    finished, then the name, order a tie), without the people in ``excluded`` (ids)."""
+    return standings_build((group.rows for group in results), excluded=excluded)
 
 
 def my_table(event: DuplicateEvent, user) -> Game | None:

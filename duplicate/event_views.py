@@ -68,7 +68,7 @@ class EventJsonView(View):
                         "player": s.player,
                         "bot": s.is_bot,
                         "percent": round(s.percent, 2),
-                        "deals": s.deals,
+                        "deals": s.results,
                     }
                     for s in event_standings(results)
                 ],

@@ -13,23 +13,15 @@ from ratings.models import display_rating
 
 from . import days
 from .models import DuplicateEntry, DuplicateRating
-from .scoring import Result, matchpoints, percentages, places
+from .standings import ScoredRow, Standing, rows_score, standings_build
 
 SEAT = 0  # the person's seat in every duplicate game
 
 
-@dataclass
-class Row:
-    """One finished result of one game of the day."""
+@dataclass(kw_only=True)
+class Row(ScoredRow):
+    """One finished result of one game of the day (``key`` is the person's id)."""
 
-    player: str
-    user_id: int
-    game_id: int
-    points: int
-    won: bool
-    matchpoints: float = 0.0
-    percent: float = 0.0
-    place: int = 1
     is_open: bool = False  # the replay is open to all (among the best, and the day closed)
 
 
@@ -45,15 +37,6 @@ class GameResults:
     @property
     def winners(self) -> int:
         return sum(row.won for row in self.rows)
-
-
-@dataclass
-class Standing:
-    player: str
-    user_id: int
-    percent: float  # the average over the games they finished
-    games: int
-    place: int = 1
 
 
 def _entries(day: date):
@@ -83,6 +66,7 @@ def day_results(day: date) -> list[GameResults]:
         if entry.number in games and _finished(entry, end):
             games[entry.number].rows.append(
                 Row(
+                    key=entry.user_id,
                     player=entry.user.username,
                     user_id=entry.user_id,
                     game_id=entry.game_id,
@@ -91,34 +75,16 @@ def day_results(day: date) -> list[GameResults]:
                 )
             )
     for results in games.values():
-        rows = results.rows
-        plain = [Result(row.points, row.won) for row in rows]
-        percents = percentages(plain)
-        for row, points, percent, place in zip(
-            rows, matchpoints(plain), percents, places(percents), strict=True
-        ):
-            row.matchpoints, row.percent, row.place = points, percent, place
-            row.is_open = closed and place <= settings.COINS_DUPLICATE_OPEN_BEST
-        rows.sort(key=lambda row: (row.place, row.player))
+        for row in rows_score(results.rows):
+            row.is_open = closed and row.place <= settings.COINS_DUPLICATE_OPEN_BEST
     return list(games.values())
 
 
-def standings(games: list[GameResults]) -> list[Standing]:
+def standings(games: list[GameResults], *, excluded=()) -> list[Standing]:
     """The day's table: each person's average percentage over the games they finished,
-    best first (more games finished breaks a tie, then the name)."""
-    totals: dict[int, Standing] = {}
-    for results in games:
-        for row in results.rows:
-            standing = totals.setdefault(row.user_id, Standing(row.player, row.user_id, 0.0, 0))
-            standing.percent += row.percent
-            standing.games += 1
-    table = list(totals.values())
-    for standing in table:
-        standing.percent /= standing.games
-    for standing, place in zip(table, places([s.percent for s in table]), strict=True):
-        standing.place = place
-    table.sort(key=lambda s: (s.place, -s.games, s.player))
-    return table
+    best first (more games finished breaks a tie, then the name), without the people in
+    ``excluded`` (ids)."""
+    return standings_build((results.rows for results in games), excluded=excluded)
 
 
 def entries_of(user, day: date) -> dict[int, DuplicateEntry]:

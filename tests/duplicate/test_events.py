@@ -240,7 +240,7 @@ def test_results_are_compared_with_everyone_who_held_the_same_seat_of_the_same_d
     standings = {s.player: s for s in event_standings(list(results.values()))}
     winner = names[plan[0].seats[0]]
     assert standings[winner].place == 1 and standings[winner].percent == 100.0
-    assert all(s.deals == 1 for s in standings.values()) and len(standings) == 9
+    assert all(s.results == 1 for s in standings.values()) and len(standings) == 9
 
 
 @pytest.mark.django_db
