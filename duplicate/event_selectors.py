@@ -11,6 +11,7 @@ from games.models import Game
 
 from . import events
 from .models import DuplicateEvent, EventEntry, EventTable
+from .selectors import excluded_from
 from .standings import ScoredRow, Standing, rows_score, standings_build
 
 
@@ -43,7 +44,7 @@ def event_results(event: DuplicateEvent) -> list[SeatResults]:
     entries = {entry.player: entry for entry in event.entries.select_related("user")}
     if not entries or None in entries:
         return []
-    plan = events.schedule(len(entries))
+    plan = events.schedule(len(entries), event.deals)
     groups: dict[tuple[int, int], SeatResults] = {}
     tables = (
         EventTable.objects.filter(event=event)
@@ -81,6 +82,12 @@ def event_standings(results: list[SeatResults], *, excluded=()) -> list[Standing
     return standings_build((group.rows for group in results), excluded=excluded)
 
 
+def event_board(event: DuplicateEvent) -> tuple[list[SeatResults], list[Standing]]:
+    """The event's results and its listed standings (without the people staff excluded)."""
+    results = event_results(event)
+    return results, event_standings(results, excluded=excluded_from(event_id=event.pk))
+
+
 def my_table(event: DuplicateEvent, user) -> Game | None:
     """The game ``user`` sits at in the event's current deal, if any."""
     if not user.is_authenticated or event.status != DuplicateEvent.Status.RUNNING:
@@ -95,10 +102,15 @@ def my_table(event: DuplicateEvent, user) -> Game | None:
 
 def event_policy_of_game(game: Game) -> dict:
     """An event's table is seen by the people seated there alone (no invite opens it) and
-    gives no hints: the same deal is being played at the other tables."""
-    if not EventTable.objects.filter(game_id=game.pk).exists():
+    gives no hints: the same deal is being played at the other tables. Once the event has
+    finished, every table of it is open to all (table, replay, record, analysis)."""
+    table = EventTable.objects.filter(game_id=game.pk).select_related("event").first()
+    if table is None:
         return {}
-    return {"sealed": True, "no_hints": True}
+    policy = {"sealed": True, "no_hints": True}
+    if table.event.status == DuplicateEvent.Status.FINISHED:
+        policy["open"] = True
+    return policy
 
 
 def current_events(limit: int = 10) -> list[DuplicateEvent]:

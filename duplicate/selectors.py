@@ -12,7 +12,7 @@ from games.models import Game, Seat
 from ratings.models import display_rating
 
 from . import days
-from .models import DuplicateEntry, DuplicateRating
+from .models import DuplicateEntry, DuplicateExclusion, DuplicateRating
 from .standings import ScoredRow, Standing, rows_score, standings_build
 
 SEAT = 0  # the person's seat in every duplicate game
@@ -87,6 +87,18 @@ def standings(games: list[GameResults], *, excluded=()) -> list[Standing]:
     return standings_build((results.rows for results in games), excluded=excluded)
 
 
+def excluded_from(*, day: date | None = None, event_id: int | None = None) -> set[int]:
+    """The ids of the people staff kept off a day's standings, an event's, or (neither
+    given) the duplicate rating's board."""
+    if day is not None:
+        where = {"day__date": day}
+    elif event_id is not None:
+        where = {"event_id": event_id}
+    else:
+        where = {"day": None, "event": None}
+    return set(DuplicateExclusion.objects.filter(**where).values_list("user_id", flat=True))
+
+
 def entries_of(user, day: date) -> dict[int, DuplicateEntry]:
     """The person's games of ``day`` by number."""
     if not user.is_authenticated:
@@ -111,24 +123,36 @@ def policy_of_game(game: Game) -> dict:
     return policy
 
 
+def _listed_ratings():
+    return DuplicateRating.objects.exclude(user_id__in=excluded_from())
+
+
 def rating_board():
-    """Everyone with a duplicate rating, best first (the conservative mu - 3 sigma)."""
-    return DuplicateRating.objects.select_related("user").order_by("-ordinal", "user_id")
+    """Everyone with a duplicate rating, best first (the conservative mu - 3 sigma), but the
+    people staff kept off the board."""
+    return _listed_ratings().select_related("user").order_by("-ordinal", "user_id")
 
 
 def rating_of(user) -> dict | None:
-    """The person's duplicate rating, their place on the board and the change of the last day
-    rated for them (None before their first rated game)."""
+    """The person's duplicate rating, their place on the board and how much the last day or
+    event rated for them moved it (None before their first rated game)."""
     if not user.is_authenticated:
         return None
     rating = DuplicateRating.objects.filter(user=user).first()
     if rating is None:
         return None
-    ahead = DuplicateRating.objects.filter(
+    ahead = _listed_ratings().filter(
         Q(ordinal__gt=rating.ordinal) | Q(ordinal=rating.ordinal, user_id__lt=rating.user_id)
     ).count()
-    last = list(rating.events.filter(day__date=rating.last_day).order_by("number"))
+    last = rating.events.select_related("day", "event").order_by("-pk").first()
     change = 0
-    if last:
-        change = rating.display - display_rating(last[0].mu_before, last[0].sigma_before)
-    return {"rating": rating, "rank": ahead + 1, "change": change, "last_day": rating.last_day}
+    if last is not None:
+        first = rating.events.filter(day=last.day, event=last.event).order_by("pk").first()
+        change = rating.display - display_rating(first.mu_before, first.sigma_before)
+    return {
+        "rating": rating,
+        "rank": ahead + 1,
+        "change": change,
+        "last_day": last.day.date if last is not None and last.day else None,
+        "last_event": last.event if last is not None else None,
+    }

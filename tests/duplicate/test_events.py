@@ -1,16 +1,11 @@
-"""Duplicate events between people: the schedule (everyone holds every seat once, nobody plays
-a deal twice, nobody meets anyone twice from 9 players on), starting an event (bots fill to a
-multiple of three, every table of a deal dealt from the deal's seed, sealed), the next deal
-once the last one's tables have all ended (once, however many runners ask), and scoring by
-matchpoints against everyone who held the same seat of the same deal."""
-
-from collections import Counter
-from itertools import combinations
+"""Duplicate events between people (the schedule is test_schedule.py's): starting an event
+(bots fill to a multiple of three, every table of a deal dealt from the deal's seed, sealed,
+on the event's clock), the next deal once the last one's tables have all ended (once, however
+many runners ask) until the event's deals are played, and scoring by matchpoints against
+everyone who held the same seat of the same deal."""
 
 import pytest
 from django.utils import timezone
-from hypothesis import example, given
-from hypothesis import strategies as st
 
 from duplicate import events
 from duplicate.event_selectors import event_results, event_standings
@@ -28,74 +23,6 @@ from games.signals import runner_idle
 from games.table.errors import GameError
 from games.table.invites import policy_of
 from lab.benchmarks.bursts import at_once
-
-TABLES = st.integers(min_value=1, max_value=20)  # 3 to 60 players
-
-
-@given(TABLES)
-@example(4)
-def test_every_deal_is_played_at_n_over_3_full_tables_once_by_everyone(tables):
-    players = 3 * tables
-    rounds = events.schedule(players)
-    assert [len(deal) for deal in rounds] == [tables] * events.DEALS
-    for deal, round_ in enumerate(rounds):
-        seated = [player for table in round_ for player in table.seats]
-        assert sorted(seated) == list(range(players))  # nobody twice in a deal, nobody out
-        assert all(table.deal == deal for table in round_)
-        assert [table.number for table in round_] == list(range(tables))
-
-
-@given(TABLES)
-@example(4)
-def test_everyone_holds_every_seat_exactly_once(tables):
-    held = {player: [] for player in range(3 * tables)}
-    for round_ in events.schedule(3 * tables):
-        for table in round_:
-            for seat, player in enumerate(table.seats):
-                held[player].append(seat)
-                assert events.seat_of(player, table.deal) == seat
-    assert all(sorted(seats) == [0, 1, 2] for seats in held.values())
-
-
-@given(st.integers(min_value=3, max_value=20))
-@example(4)  # 12 players: Z_4 would fail, GF(4) holds
-def test_from_nine_players_nobody_meets_anyone_twice(tables):
-    meetings = Counter(
-        pair
-        for round_ in events.schedule(3 * tables)
-        for table in round_
-        for pair in combinations(sorted(table.seats), 2)
-    )
-    assert max(meetings.values()) == 1
-    assert len(meetings) == 3 * 3 * tables  # every pair at every table is new
-
-
-def test_with_three_or_six_players_meeting_again_cannot_be_helped():
-    """Six players: each meets two others a deal, six meetings and five others to meet."""
-    for players in (3, 6):
-        rounds = events.schedule(players)
-        assert sorted(p for table in rounds[0] for p in table.seats) == list(range(players))
-
-
-@given(st.integers(min_value=1, max_value=60))
-def test_bots_fill_to_a_multiple_of_three_and_never_share_a_table_when_they_need_not(people):
-    players = events.players_filled(people)
-    assert players % 3 == 0 and people <= players < people + 3
-    bots = set(events.bot_players(players, players - people))
-    assert len(bots) == players - people and bots <= set(range(players))
-    for round_ in events.schedule(players):
-        for table in round_:
-            at_table = len(bots & set(table.seats))
-            assert at_table <= (1 if players >= 6 else 2)  # always a person at the table
-
-
-def test_a_schedule_refuses_what_it_cannot_seat():
-    for bad in (0, 2, 7):
-        with pytest.raises(ValueError):
-            events.schedule(bad)
-    with pytest.raises(ValueError):
-        events.players_filled(0)
-
 
 # The event with the database ------------------------------------------------------------
 
