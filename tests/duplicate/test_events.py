@@ -4,8 +4,11 @@ on the event's clock), the next deal once the last one's tables have all ended (
 many runners ask) until the event's deals are played, and scoring by matchpoints against
 everyone who held the same seat of the same deal."""
 
+from collections import Counter
+from datetime import timedelta
+
 import pytest
-from django.utils import timezone
+from django.core.exceptions import ValidationError
 
 from duplicate import events
 from duplicate.event_selectors import event_results, event_standings
@@ -18,39 +21,21 @@ from duplicate.event_services import (
     events_advance,
 )
 from duplicate.models import DuplicateEvent, EventEntry, EventTable
-from games.models import Game
+from games.models import Game, Seat
 from games.signals import runner_idle
+from games.table import flow
 from games.table.errors import GameError
 from games.table.invites import policy_of
+from games.table.loading import game_load
 from lab.benchmarks.bursts import at_once
+from tests.games.helpers import serve_due
 
-# The event with the database ------------------------------------------------------------
+from .helpers import an_event, event_play_out, finish, tables_of
 
 
 @pytest.fixture
 def people(make_user):
     return [make_user(f"p{n}") for n in range(4)]
-
-
-def an_event(people, **kwargs) -> DuplicateEvent:
-    event = DuplicateEvent.objects.create(name="Winter duplicate", target=3, **kwargs)
-    for person in people:
-        event_join(user=person, event_id=event.pk)
-    return event
-
-
-def finish(game: Game, scores: tuple[int, int, int], winner: int | None) -> None:
-    """End ``game`` with these seat scores (and winner), without playing it."""
-    for seat, points in enumerate(scores):
-        game.seats.filter(number=seat).update(score=points)
-    status = Game.Status.FINISHED if winner is not None else Game.Status.ABANDONED
-    Game.objects.filter(pk=game.pk).update(
-        status=status, winner_seat=winner, finished_at=timezone.now()
-    )
-
-
-def tables_of(event, deal):
-    return list(EventTable.objects.filter(event=event, deal=deal).select_related("game"))
 
 
 @pytest.mark.django_db
@@ -225,3 +210,95 @@ def test_staff_start_an_event_from_the_admin(admin_client, people):
     assert (
         admin_client.get(f"/admin/duplicate/duplicateevent/{event.pk}/change/").status_code == 200
     )
+
+
+@pytest.mark.django_db
+def test_an_event_of_six_deals_plays_six_rounds_each_seat_twice_then_finishes(make_user):
+    people = [make_user(f"s{n}") for n in range(9)]
+    event = an_event(people, deals=6)
+    event_start(event.pk)
+    event = event_play_out(event)
+    assert event.status == DuplicateEvent.Status.FINISHED and event.round == 6
+    tables = EventTable.objects.filter(event=event).select_related("game")
+    assert sorted({t.deal for t in tables}) == [1, 2, 3, 4, 5, 6] and len(tables) == 18
+    assert len({t.game.seed for t in tables}) == 6  # one seed a deal
+    held = Counter(
+        (seat.user_id, seat.number)
+        for table in tables
+        for seat in table.game.seats.all()
+        if seat.user_id
+    )
+    assert set(held.values()) == {2} and len(held) == 27  # everyone, every seat, twice
+    results = event_results(event)
+    assert len(results) == 18  # six deals, three seats
+    assert {s.results for s in event_standings(results)} == {6}
+
+
+@pytest.mark.django_db
+def test_an_events_tables_run_on_its_clock_and_an_absent_person_is_played_for_then_replaced(
+    people,
+):
+    event = an_event(people[:1], clock=10)
+    event_start(event.pk)
+    game = tables_of(event, 1)[0].game
+    assert game.clock == 10
+    seat = game.seats.get(user=people[0]).number
+    for _ in (1, 2):  # two cards in a row played for the absent person
+        game = until_the_turn_of(game, seat)
+        assert game.turn_deadline is not None
+        assert flow.run_due(game.pk, now=game.turn_deadline - timedelta(seconds=1)) is False
+        assert flow.run_due(game.pk, now=game.turn_deadline).cards == 1
+    replaced = Seat.objects.get(game=game, number=seat)
+    assert replaced.user_id == people[0].pk and replaced.stand_in  # a bot plays the seat
+    while Game.objects.get(pk=game.pk).is_running:  # the table plays on without them
+        serve_due(game.pk, later=timedelta(minutes=1))
+    runner_idle.send(sender=None)
+    assert len(tables_of(event, 2)) == 1  # and the event moves on to its next deal
+    assert tables_of(event, 2)[0].game.clock == 10
+
+
+def until_the_turn_of(game: Game, seat: int) -> Game:
+    """Let the bots play until ``seat`` is to play."""
+    for _ in range(50):
+        game = Game.objects.get(pk=game.pk)
+        if game_load(game).state.to_play == seat or not game.is_running:
+            return game
+        serve_due(game.pk)
+    raise AssertionError("never the seat's turn")
+
+
+@pytest.mark.django_db
+def test_staff_choose_the_deals_and_the_clock_and_cannot_change_the_deals_once_started(
+    admin_client, people
+):
+    response = admin_client.post(
+        "/admin/duplicate/duplicateevent/add/",
+        {
+            "name": "Long duplicate",
+            "target": 5,
+            "bot": "",
+            "deals": 9,
+            "clock": 30,
+            **{
+                f"{prefix}-{field}": value
+                for prefix in ("entries", "tables", "exclusions")
+                for field, value in (
+                    ("TOTAL_FORMS", 0),
+                    ("INITIAL_FORMS", 0),
+                    ("MIN_NUM_FORMS", 0),
+                    ("MAX_NUM_FORMS", 1000),
+                )
+            },
+        },
+    )
+    assert response.status_code == 302, response.content.decode()[:3000]
+    event = DuplicateEvent.objects.get(name="Long duplicate")
+    assert (event.deals, event.clock) == (9, 30)
+    for person in people:
+        event_join(user=person, event_id=event.pk)
+    event_start(event.pk)
+    page = admin_client.get(f"/admin/duplicate/duplicateevent/{event.pk}/change/").content
+    assert b'name="deals"' not in page and b'name="clock"' in page
+    event.deals = 13
+    with pytest.raises(ValidationError):
+        event.full_clean()
