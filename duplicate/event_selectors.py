@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.db.models import Prefetch
 from django.utils.translation import gettext as _
 
-from games.models import Game
+from games.models import Game, Seat
 
 from . import events
 from .models import DuplicateEvent, EventEntry, EventTable
@@ -47,15 +48,16 @@ def event_results(event: DuplicateEvent) -> list[SeatResults]:
     plan = events.schedule(len(entries), event.deals)
     groups: dict[tuple[int, int], SeatResults] = {}
     tables = (
-        EventTable.objects.filter(event=event)
+        EventTable.objects.filter(event=event, game__status=Game.Status.FINISHED)
         .select_related("game")
-        .prefetch_related("game__seats")
+        .only("deal", "number", "game__id", "game__winner_seat")
+        .prefetch_related(
+            Prefetch("game__seats", queryset=Seat.objects.only("game_id", "number", "score"))
+        )
         .order_by("deal", "number")
     )
     for table in tables:
         game = table.game
-        if game.status != Game.Status.FINISHED:
-            continue
         scores = {seat.number: seat.score for seat in game.seats.all()}
         for seat, player in enumerate(plan[table.deal - 1][table.number].seats):
             entry = entries[player]

@@ -62,6 +62,8 @@ class EventJsonView(View):
                 "name": event.name,
                 "status": event.status,
                 "round": event.round,
+                "deal_count": event.deals,
+                "clock": event.clock,
                 "standings": [
                     {
                         "place": s.place,
