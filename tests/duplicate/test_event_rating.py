@@ -91,13 +91,19 @@ def test_days_and_events_are_rated_oldest_first_by_when_they_closed(monkeypatch,
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_fifty_way_burst_of_the_rating_job_rates_an_event_once(six):
+def test_a_fifty_way_burst_of_the_rating_job_rates_an_event_and_a_day_once(six, close_the_day):
     event = finished_event(six)
+    finished_result(six[0], number=1, points=3, won=True, day=DAY)
+    finished_result(six[1], number=1, points=1, won=False, day=DAY)
+    close_the_day()
     answers = at_once([lambda: runner_idle.send(sender=None) for _ in range(50)])
     assert not [a for a in answers if isinstance(a, Exception)], answers
-    assert DuplicateRatingEvent.objects.count() == 6 * 3  # six people, three deals each
-    assert {r.results for r in DuplicateRating.objects.all()} == {3}
+    assert DuplicateRatingEvent.objects.filter(event=event).count() == 6 * 3  # three deals
+    assert DuplicateRatingEvent.objects.filter(day__date=DAY).count() == 2
+    results = {r.user_id: r.results for r in DuplicateRating.objects.all()}
+    assert results == {p.pk: 4 if p in six[:2] else 3 for p in six}
     assert DuplicateEvent.objects.get(pk=event.pk).rated_at is not None
+    assert DuplicateDay.objects.get(date=DAY).rated_at is not None
 
 
 def test_the_day_page_says_how_much_the_last_event_moved_your_rating(client, six):
