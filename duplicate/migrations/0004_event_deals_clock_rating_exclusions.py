@@ -7,97 +7,171 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('duplicate', '0003_events'),
+        ("duplicate", "0003_events"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='DuplicateExclusion',
+            name="DuplicateExclusion",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('reason', models.TextField()),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("reason", models.TextField()),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
             ],
             options={
-                'verbose_name': 'duplicate exclusion',
-                'verbose_name_plural': 'duplicate exclusions',
+                "verbose_name": "duplicate exclusion",
+                "verbose_name_plural": "duplicate exclusions",
             },
         ),
         migrations.AddField(
-            model_name='duplicateevent',
-            name='clock',
-            field=models.PositiveIntegerField(blank=True, choices=[(10, '10 seconds per card'), (20, '20 seconds per card'), (30, '30 seconds per card'), (60, '1 minute per card'), (86400, 'A day per card (slow play)')], help_text="Seconds each person has per card; empty: no clock. An absent person's cards are played for them, then a bot takes their seat, as at any table.", null=True),
+            model_name="duplicateevent",
+            name="clock",
+            field=models.PositiveIntegerField(
+                blank=True,
+                choices=[
+                    (10, "10 seconds per card"),
+                    (20, "20 seconds per card"),
+                    (30, "30 seconds per card"),
+                    (60, "1 minute per card"),
+                    (86400, "A day per card (slow play)"),
+                ],
+                help_text="Seconds each person has per card; empty: no clock. An absent person's cards are played for them, then a bot takes their seat, as at any table.",
+                null=True,
+            ),
         ),
         migrations.AddField(
-            model_name='duplicateevent',
-            name='deals',
-            field=models.PositiveSmallIntegerField(default=3, help_text='How many deals are played, one a round (3 to 12).', validators=[django.core.validators.MinValueValidator(3), django.core.validators.MaxValueValidator(12)]),
+            model_name="duplicateevent",
+            name="deals",
+            field=models.PositiveSmallIntegerField(
+                default=3,
+                help_text="How many deals are played, one a round (3 to 12).",
+                validators=[
+                    django.core.validators.MinValueValidator(3),
+                    django.core.validators.MaxValueValidator(12),
+                ],
+            ),
         ),
         migrations.AddField(
-            model_name='duplicateevent',
-            name='rated_at',
-            field=models.DateTimeField(blank=True, help_text="When the finished event's results were rated.", null=True),
+            model_name="duplicateevent",
+            name="rated_at",
+            field=models.DateTimeField(
+                blank=True, help_text="When the finished event's results were rated.", null=True
+            ),
         ),
         migrations.AddField(
-            model_name='duplicateratingevent',
-            name='event',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='rating_events', to='duplicate.duplicateevent'),
+            model_name="duplicateratingevent",
+            name="event",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="rating_events",
+                to="duplicate.duplicateevent",
+            ),
         ),
         migrations.AddField(
-            model_name='duplicateratingevent',
-            name='seat',
-            field=models.PositiveSmallIntegerField(blank=True, help_text="An event's deal: the seat held (0..2).", null=True),
+            model_name="duplicateratingevent",
+            name="seat",
+            field=models.PositiveSmallIntegerField(
+                blank=True, help_text="An event's deal: the seat held (0..2).", null=True
+            ),
         ),
         migrations.AlterField(
-            model_name='duplicateratingevent',
-            name='day',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='rating_events', to='duplicate.duplicateday'),
+            model_name="duplicateratingevent",
+            name="day",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="rating_events",
+                to="duplicate.duplicateday",
+            ),
         ),
         migrations.AlterField(
-            model_name='duplicateratingevent',
-            name='number',
-            field=models.PositiveSmallIntegerField(help_text="The day's game, or the event's deal."),
+            model_name="duplicateratingevent",
+            name="number",
+            field=models.PositiveSmallIntegerField(
+                help_text="The day's game, or the event's deal."
+            ),
         ),
         migrations.AddConstraint(
-            model_name='duplicateratingevent',
-            constraint=models.UniqueConstraint(fields=('event', 'number', 'rating'), name='duplicate_rated_once_per_deal'),
+            model_name="duplicateratingevent",
+            constraint=models.UniqueConstraint(
+                fields=("event", "number", "rating"), name="duplicate_rated_once_per_deal"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='duplicateratingevent',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('day', None), models.Q(('event', None), _negated=True)), models.Q(models.Q(('day', None), _negated=True), ('event', None)), _connector='OR'), name='duplicate_rated_day_or_event'),
+            model_name="duplicateratingevent",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("day", None), models.Q(("event", None), _negated=True)),
+                    models.Q(models.Q(("day", None), _negated=True), ("event", None)),
+                    _connector="OR",
+                ),
+                name="duplicate_rated_day_or_event",
+            ),
         ),
         migrations.AddField(
-            model_name='duplicateexclusion',
-            name='day',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='exclusions', to='duplicate.duplicateday'),
+            model_name="duplicateexclusion",
+            name="day",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="exclusions",
+                to="duplicate.duplicateday",
+            ),
         ),
         migrations.AddField(
-            model_name='duplicateexclusion',
-            name='event',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='exclusions', to='duplicate.duplicateevent'),
+            model_name="duplicateexclusion",
+            name="event",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="exclusions",
+                to="duplicate.duplicateevent",
+            ),
         ),
         migrations.AddField(
-            model_name='duplicateexclusion',
-            name='user',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, to=settings.AUTH_USER_MODEL),
+            model_name="duplicateexclusion",
+            name="user",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE, to=settings.AUTH_USER_MODEL
+            ),
         ),
         migrations.AddConstraint(
-            model_name='duplicateexclusion',
-            constraint=models.UniqueConstraint(fields=('day', 'user'), name='duplicate_day_exclusion_once'),
+            model_name="duplicateexclusion",
+            constraint=models.UniqueConstraint(
+                fields=("day", "user"), name="duplicate_day_exclusion_once"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='duplicateexclusion',
-            constraint=models.UniqueConstraint(fields=('event', 'user'), name='duplicate_event_exclusion_once'),
+            model_name="duplicateexclusion",
+            constraint=models.UniqueConstraint(
+                fields=("event", "user"), name="duplicate_event_exclusion_once"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='duplicateexclusion',
-            constraint=models.UniqueConstraint(condition=models.Q(('day', None), ('event', None)), fields=('user',), name='duplicate_board_exclusion_once'),
+            model_name="duplicateexclusion",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("day", None), ("event", None)),
+                fields=("user",),
+                name="duplicate_board_exclusion_once",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='duplicateexclusion',
-            constraint=models.CheckConstraint(condition=models.Q(('day', None), ('event', None), _connector='OR'), name='duplicate_exclusion_one_place'),
+            model_name="duplicateexclusion",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("day", None), ("event", None), _connector="OR"),
+                name="duplicate_exclusion_one_place",
+            ),
         ),
     ]

@@ -48,9 +48,7 @@ def test_a_finished_event_is_rated_deal_by_deal_and_seat_by_seat_among_its_peopl
     # Two tables a deal: in each deal and seat two results; a match only where both are
     # people (the bot holds one seat a deal: that seat's person is compared but not rated).
     bot = event.entries.get(user=None).player
-    expected = sum(
-        1 for deal in range(3) for seat in range(3) if events.seat_of(bot, deal) != seat
-    )
+    expected = sum(1 for deal in range(3) for seat in range(3) if events.seat_of(bot, deal) != seat)
     assert len(rated) == 2 * expected
     assert {(e.number, e.seat, e.players) for e in rated} <= {
         (deal, seat, 2) for deal in (1, 2, 3) for seat in range(3)
