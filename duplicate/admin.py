@@ -3,8 +3,14 @@
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from . import event_admin  # noqa: F401  (the duplicate events' admin)
-from .models import DuplicateDay, DuplicateEntry, DuplicateRating, DuplicateRatingEvent
+from .event_admin import ExclusionInline
+from .models import (
+    DuplicateDay,
+    DuplicateEntry,
+    DuplicateExclusion,
+    DuplicateRating,
+    DuplicateRatingEvent,
+)
 from .selectors import day_results
 
 
@@ -20,11 +26,15 @@ class DuplicateEntryInline(admin.TabularInline):
         return False
 
 
+class DayExclusionInline(ExclusionInline):
+    fk_name = "day"
+
+
 @admin.register(DuplicateDay)
 class DuplicateDayAdmin(admin.ModelAdmin):
     list_display = ("date", "games_played", "results", "rated_at")
     readonly_fields = ("date", "created_at", "rated_at", "results_table")
-    inlines = [DuplicateEntryInline]
+    inlines = [DuplicateEntryInline, DayExclusionInline]
     date_hierarchy = "date"
 
     @admin.display(description=_("games played"))
@@ -66,7 +76,17 @@ class DuplicateEntryAdmin(admin.ModelAdmin):
 
 class DuplicateRatingEventInline(admin.TabularInline):
     model = DuplicateRatingEvent
-    fields = ("day", "number", "place", "players", "percent", "mu_after", "sigma_after")
+    fields = (
+        "day",
+        "event",
+        "number",
+        "seat",
+        "place",
+        "players",
+        "percent",
+        "mu_after",
+        "sigma_after",
+    )
     readonly_fields = fields
     extra = 0
     can_delete = False
@@ -86,3 +106,15 @@ class DuplicateRatingAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request):
         return False
+
+
+@admin.register(DuplicateExclusion)
+class DuplicateExclusionAdmin(admin.ModelAdmin):
+    """Every exclusion; one with neither a day nor an event keeps the person off the duplicate
+    rating's board."""
+
+    list_display = ("user", "day", "event", "reason", "created_at")
+    search_fields = ("user__username",)
+    list_select_related = ("user", "day", "event")
+    autocomplete_fields = ["user"]
+    raw_id_fields = ("day", "event")

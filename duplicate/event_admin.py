@@ -7,7 +7,7 @@ from django.utils.translation import ngettext
 from games.table.errors import GameError
 
 from .event_services import event_start
-from .models import DuplicateEvent, EventEntry, EventTable
+from .models import DuplicateEvent, DuplicateExclusion, EventEntry, EventTable
 
 
 class EventEntryInline(admin.TabularInline):
@@ -29,12 +29,42 @@ class EventTableInline(admin.TabularInline):
         return False
 
 
+class ExclusionInline(admin.TabularInline):
+    """People kept off the listed standings (their results still count for the others)."""
+
+    model = DuplicateExclusion
+    fields = ("user", "reason", "created_at")
+    readonly_fields = ("created_at",)
+    extra = 0
+    autocomplete_fields = ["user"]
+
+
+class EventExclusionInline(ExclusionInline):
+    fk_name = "event"
+
+
 @admin.register(DuplicateEvent)
 class DuplicateEventAdmin(admin.ModelAdmin):
-    list_display = ("name", "status", "round", "people", "created_at", "started_at")
+    list_display = (
+        "name",
+        "status",
+        "round",
+        "deals",
+        "clock",
+        "people",
+        "created_at",
+        "started_at",
+        "rated_at",
+    )
     list_filter = ("status",)
-    readonly_fields = ("status", "round", "created_at", "started_at", "finished_at")
-    inlines = [EventEntryInline, EventTableInline]
+    readonly_fields = ("status", "round", "created_at", "started_at", "finished_at", "rated_at")
+    inlines = [EventEntryInline, EventTableInline, EventExclusionInline]
+
+    def get_readonly_fields(self, request, obj=None):
+        """An event's deals are set before it starts (its schedule depends on them)."""
+        if obj is not None and obj.status != DuplicateEvent.Status.OPEN:
+            return (*self.readonly_fields, "deals")
+        return self.readonly_fields
     actions = ["start"]
 
     @admin.display(description=_("people"))

@@ -5,29 +5,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.db.models import Prefetch
 from django.utils.translation import gettext as _
 
-from games.models import Game
+from games.models import Game, Seat
 
 from . import events
 from .models import DuplicateEvent, EventEntry, EventTable
-from .scoring import Result, matchpoints, percentages, places
+from .selectors import excluded_from
+from .standings import ScoredRow, Standing, rows_score, standings_build
 
 
-@dataclass
-class EventRow:
-    """One finished result: one entry's seat at one table of one deal."""
+@dataclass(kw_only=True)
+class EventRow(ScoredRow):
+    """One finished result: one entry's seat at one table of one deal (``key`` is the
+    entry's id)."""
 
-    entry_id: int
-    player: str
-    is_bot: bool
-    game_id: int
     table: int
-    points: int
-    won: bool
-    matchpoints: float = 0.0
-    percent: float = 0.0
-    place: int = 1
 
 
 @dataclass
@@ -37,16 +31,6 @@ class SeatResults:
     deal: int
     seat: int
     rows: list[EventRow] = field(default_factory=list)
-
-
-@dataclass
-class EventStanding:
-    entry_id: int
-    player: str
-    is_bot: bool
-    percent: float
-    deals: int
-    place: int = 1
 
 
 def entry_name(entry: EventEntry) -> str:
@@ -61,27 +45,28 @@ def event_results(event: DuplicateEvent) -> list[SeatResults]:
     entries = {entry.player: entry for entry in event.entries.select_related("user")}
     if not entries or None in entries:
         return []
-    plan = events.schedule(len(entries))
+    plan = events.schedule(len(entries), event.deals)
     groups: dict[tuple[int, int], SeatResults] = {}
     tables = (
-        EventTable.objects.filter(event=event)
+        EventTable.objects.filter(event=event, game__status=Game.Status.FINISHED)
         .select_related("game")
-        .prefetch_related("game__seats")
+        .only("deal", "number", "game__id", "game__winner_seat")
+        .prefetch_related(
+            Prefetch("game__seats", queryset=Seat.objects.only("game_id", "number", "score"))
+        )
         .order_by("deal", "number")
     )
     for table in tables:
         game = table.game
-        if game.status != Game.Status.FINISHED:
-            continue
         scores = {seat.number: seat.score for seat in game.seats.all()}
         for seat, player in enumerate(plan[table.deal - 1][table.number].seats):
             entry = entries[player]
             group = groups.setdefault((table.deal, seat), SeatResults(table.deal, seat))
             group.rows.append(
                 EventRow(
-                    entry_id=entry.pk,
+                    key=entry.pk,
                     player=entry_name(entry),
-                    is_bot=entry.user_id is None,
+                    user_id=entry.user_id,
                     game_id=game.pk,
                     table=table.number,
                     points=scores.get(seat) or 0,
@@ -89,34 +74,20 @@ def event_results(event: DuplicateEvent) -> list[SeatResults]:
                 )
             )
     for group in groups.values():
-        plain = [Result(row.points, row.won) for row in group.rows]
-        percents = percentages(plain)
-        for row, points, percent, place in zip(
-            group.rows, matchpoints(plain), percents, places(percents), strict=True
-        ):
-            row.matchpoints, row.percent, row.place = points, percent, place
-        group.rows.sort(key=lambda row: (row.place, row.player))
+        rows_score(group.rows)
     return [groups[key] for key in sorted(groups)]
 
 
-def event_standings(results: list[SeatResults]) -> list[EventStanding]:
+def event_standings(results: list[SeatResults], *, excluded=()) -> list[Standing]:
     """Each entry's average percentage over the deals they finished, best first (more deals
-    finished, then the name, order a tie)."""
-    totals: dict[int, EventStanding] = {}
-    for group in results:
-        for row in group.rows:
-            standing = totals.setdefault(
-                row.entry_id, EventStanding(row.entry_id, row.player, row.is_bot, 0.0, 0)
-            )
-            standing.percent += row.percent
-            standing.deals += 1
-    table = list(totals.values())
-    for standing in table:
-        standing.percent /= standing.deals
-    for standing, place in zip(table, places([s.percent for s in table]), strict=True):
-        standing.place = place
-    table.sort(key=lambda s: (s.place, -s.deals, s.player))
-    return table
+    finished, then the name, order a tie), without the people in ``excluded`` (ids)."""
+    return standings_build((group.rows for group in results), excluded=excluded)
+
+
+def event_board(event: DuplicateEvent) -> tuple[list[SeatResults], list[Standing]]:
+    """The event's results and its listed standings (without the people staff excluded)."""
+    results = event_results(event)
+    return results, event_standings(results, excluded=excluded_from(event_id=event.pk))
 
 
 def my_table(event: DuplicateEvent, user) -> Game | None:
@@ -133,10 +104,15 @@ def my_table(event: DuplicateEvent, user) -> Game | None:
 
 def event_policy_of_game(game: Game) -> dict:
     """An event's table is seen by the people seated there alone (no invite opens it) and
-    gives no hints: the same deal is being played at the other tables."""
-    if not EventTable.objects.filter(game_id=game.pk).exists():
+    gives no hints: the same deal is being played at the other tables. Once the event has
+    finished, every table of it is open to all (table, replay, record, analysis)."""
+    table = EventTable.objects.filter(game_id=game.pk).select_related("event").first()
+    if table is None:
         return {}
-    return {"sealed": True, "no_hints": True}
+    policy = {"sealed": True, "no_hints": True}
+    if table.event.status == DuplicateEvent.Status.FINISHED:
+        policy["open"] = True
+    return policy
 
 
 def current_events(limit: int = 10) -> list[DuplicateEvent]:

@@ -1,6 +1,8 @@
 """Running a duplicate event between people: joining, starting (bots fill to a multiple of
 three, the first deal's tables made), and each next deal once the last one's tables have all
 ended (``event_advance``, from the runners' spare time). The schedule is ``duplicate.events``.
+The tables are the games' own, on the event's clock: an absent person's cards are played for
+them when their clock runs out, then a stand-in bot takes their seat (``games.table.flow``).
 
 Every change of an event happens with its row locked, so two runners (or two staff clicks)
 doing the same step at once do it once: the second waits, then finds it done.
@@ -28,8 +30,8 @@ ENDED = (Game.Status.FINISHED, Game.Status.ABANDONED)
 
 
 def event_seed(event: DuplicateEvent, deal: int) -> str:
-    """The secret seed of ``deal`` (1..3) of ``event``: the same at every table of the deal,
-    and nobody can work it out without the server's secret."""
+    """The secret seed of ``deal`` (1 to ``event.deals``) of ``event``: the same at every
+    table of the deal, and nobody can work it out without the server's secret."""
     secret = (settings.COINS_DUPLICATE_SECRET or settings.SECRET_KEY).encode()
     message = f"coins/duplicate/event/{event.pk}/{deal}".encode()
     return hmac.new(secret, message, hashlib.sha256).hexdigest()
@@ -98,11 +100,12 @@ def _round_start(event: DuplicateEvent) -> list[EventTable]:
     entries = {entry.player: entry for entry in event.entries.select_related("user")}
     seed = event_seed(event, event.round)
     tables = []
-    for table in events.schedule(len(entries))[event.round - 1]:
+    for table in events.schedule(len(entries), event.deals)[event.round - 1]:
         game = game_create_for(
             people=[entries[player].user for player in table.seats],
             bot=event_bot(event),
             target=event.target,
+            clock=event.clock,
             is_rated=False,
             is_public=False,
             seed=seed,
@@ -126,7 +129,7 @@ def event_advance(event_id: int) -> DuplicateEvent:
         event = _locked(event_id)
         if event.status != DuplicateEvent.Status.RUNNING or not _round_over(event):
             return event
-        if event.round >= events.DEALS:
+        if event.round >= event.deals:
             event.status, event.finished_at = DuplicateEvent.Status.FINISHED, timezone.now()
             event.save(update_fields=["status", "finished_at"])
             return event

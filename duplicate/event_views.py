@@ -13,7 +13,7 @@ from django.views import View
 
 from games.table.errors import GameError
 
-from .event_selectors import event_results, event_standings, my_table
+from .event_selectors import event_board, my_table
 from .event_services import event_join, event_leave
 from .models import DuplicateEvent, EventEntry
 
@@ -21,7 +21,7 @@ from .models import DuplicateEvent, EventEntry
 class EventView(View):
     def get(self, request, event_id: int):
         event = get_object_or_404(DuplicateEvent, pk=event_id)
-        results = event_results(event)
+        results, standings = event_board(event)
         joined = (
             request.user.is_authenticated
             and EventEntry.objects.filter(event=event, user=request.user).exists()
@@ -29,7 +29,7 @@ class EventView(View):
         context = {
             "event": event,
             "results": results,
-            "standings": event_standings(results),
+            "standings": standings,
             "joined": joined,
             "people": event.entries.filter(user__isnull=False).count(),
             "my_game": my_table(event, request.user),
@@ -55,22 +55,24 @@ class EventJoinView(LoginRequiredMixin, View):
 class EventJsonView(View):
     def get(self, request, event_id: int):
         event = get_object_or_404(DuplicateEvent, pk=event_id)
-        results = event_results(event)
+        results, standings = event_board(event)
         return JsonResponse(
             {
                 "id": event.pk,
                 "name": event.name,
                 "status": event.status,
                 "round": event.round,
+                "deal_count": event.deals,
+                "clock": event.clock,
                 "standings": [
                     {
                         "place": s.place,
                         "player": s.player,
                         "bot": s.is_bot,
                         "percent": round(s.percent, 2),
-                        "deals": s.deals,
+                        "deals": s.results,
                     }
-                    for s in event_standings(results)
+                    for s in standings
                 ],
                 "deals": [
                     {

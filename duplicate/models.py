@@ -4,9 +4,11 @@ the duplicate rating: each closed day's games rated by matchpoints (``duplicate.
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from games.table.options import CLOCKS
 from ratings.models import (
     DEFAULT_MU,
     DEFAULT_SIGMA,
@@ -14,6 +16,8 @@ from ratings.models import (
     PROVISIONAL_SIGMA,
     display_rating,
 )
+
+from . import events
 
 
 class DuplicateDay(models.Model):
@@ -92,11 +96,28 @@ class DuplicateRating(models.Model):
 
 
 class DuplicateRatingEvent(models.Model):
-    """How one game of a closed day moved one person's duplicate rating: their place among
-    everyone who finished that game (by matchpoints) and the rating before and after."""
+    """How one game of a closed day, or one deal of a finished event, moved one person's
+    duplicate rating: their place among everyone who finished it holding the same cards
+    (by matchpoints) and the rating before and after."""
 
-    day = models.ForeignKey(DuplicateDay, on_delete=models.CASCADE, related_name="rating_events")
-    number = models.PositiveSmallIntegerField()
+    day = models.ForeignKey(
+        DuplicateDay,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="rating_events",
+    )
+    event = models.ForeignKey(
+        "DuplicateEvent",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="rating_events",
+    )
+    number = models.PositiveSmallIntegerField(help_text=_("The day's game, or the event's deal."))
+    seat = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text=_("An event's deal: the seat held (0..2).")
+    )
     rating = models.ForeignKey(DuplicateRating, on_delete=models.CASCADE, related_name="events")
     place = models.PositiveIntegerField(help_text=_("1 = first; ties share a place."))
     players = models.PositiveIntegerField()
@@ -113,11 +134,19 @@ class DuplicateRatingEvent(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["day", "number", "rating"], name="duplicate_rated_once_per_game"
-            )
+            ),
+            models.UniqueConstraint(
+                fields=["event", "number", "rating"], name="duplicate_rated_once_per_deal"
+            ),
+            models.CheckConstraint(
+                condition=(Q(day=None) & ~Q(event=None)) | (~Q(day=None) & Q(event=None)),
+                name="duplicate_rated_day_or_event",
+            ),
         ]
 
     def __str__(self) -> str:
-        return f"{self.rating.user} on {self.day} #{self.number}: {self.place}/{self.players}"
+        occasion = self.day or self.event
+        return f"{self.rating.user} on {occasion} #{self.number}: {self.place}/{self.players}"
 
     @property
     def delta(self) -> int:
@@ -127,8 +156,8 @@ class DuplicateRatingEvent(models.Model):
 
 class DuplicateEvent(models.Model):
     """A duplicate event between people (``duplicate.event_services``): everyone who joined,
-    and bots filling to a multiple of three, play the event's three deals, one a round, each
-    deal at several tables with different trios (``duplicate.events.schedule``)."""
+    and bots filling to a multiple of three, play the event's deals, one a round, each deal
+    at several tables with different trios (``duplicate.events.schedule``)."""
 
     class Status(models.TextChoices):
         OPEN = "open", _("Open to join")
@@ -142,11 +171,28 @@ class DuplicateEvent(models.Model):
     bot = models.CharField(
         max_length=20, blank=True, help_text=_("The bots' level; empty: the daily duplicate's.")
     )
+    deals = models.PositiveSmallIntegerField(
+        default=events.DEALS,
+        validators=[MinValueValidator(events.MIN_DEALS), MaxValueValidator(events.MAX_DEALS)],
+        help_text=_("How many deals are played, one a round (3 to 12)."),
+    )
+    clock = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        choices=[(seconds, label) for seconds, label in CLOCKS.items() if seconds is not None],
+        help_text=_(
+            "Seconds each person has per card; empty: no clock. An absent person's cards are "
+            "played for them, then a bot takes their seat, as at any table."
+        ),
+    )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     round = models.PositiveSmallIntegerField(default=0, help_text=_("The deal being played."))
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    rated_at = models.DateTimeField(
+        null=True, blank=True, help_text=_("When the finished event's results were rated.")
+    )
 
     class Meta:
         ordering = ["-created_at"]
@@ -210,3 +256,41 @@ class EventTable(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event} deal {self.deal} table {self.number + 1}"
+
+
+class DuplicateExclusion(models.Model):
+    """A person kept off the listed standings of one day or one event, or (neither given)
+    off the duplicate rating's board, with the reason (shown to staff only). Their results
+    still count for the others: they held the same cards."""
+
+    day = models.ForeignKey(
+        DuplicateDay, on_delete=models.CASCADE, null=True, blank=True, related_name="exclusions"
+    )
+    event = models.ForeignKey(
+        DuplicateEvent, on_delete=models.CASCADE, null=True, blank=True, related_name="exclusions"
+    )
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
+    reason = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("duplicate exclusion")
+        verbose_name_plural = _("duplicate exclusions")
+        constraints = [
+            models.UniqueConstraint(fields=["day", "user"], name="duplicate_day_exclusion_once"),
+            models.UniqueConstraint(
+                fields=["event", "user"], name="duplicate_event_exclusion_once"
+            ),
+            models.UniqueConstraint(
+                fields=["user"],
+                condition=Q(day=None, event=None),
+                name="duplicate_board_exclusion_once",
+            ),
+            models.CheckConstraint(
+                condition=Q(day=None) | Q(event=None), name="duplicate_exclusion_one_place"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        place = self.day or self.event or _("the duplicate rating")
+        return f"{self.user} excluded from {place}"

@@ -7,7 +7,7 @@ from datetime import date
 from django.urls import reverse
 
 from . import days
-from .selectors import GameResults, day_results, entries_of, standings
+from .selectors import GameResults, day_results, entries_of, excluded_from, standings
 
 
 def day_document(day: date, games: list[GameResults]) -> dict:
@@ -67,7 +67,7 @@ def day_context(day: date, user, *, today: date) -> dict:
             for row in results.rows
         ]
         shown.append({"results": results, "rows": rows, "mine": _mine(mine.get(results.number))})
-    table = standings(games)
+    table = standings(games, excluded=excluded_from(day=day))
     you = next((s for s in table if s.user_id == viewer_id), None)
     return {
         "day": day,

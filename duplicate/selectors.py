@@ -12,24 +12,16 @@ from games.models import Game, Seat
 from ratings.models import display_rating
 
 from . import days
-from .models import DuplicateEntry, DuplicateRating
-from .scoring import Result, matchpoints, percentages, places
+from .models import DuplicateEntry, DuplicateExclusion, DuplicateRating
+from .standings import ScoredRow, Standing, rows_score, standings_build
 
 SEAT = 0  # the person's seat in every duplicate game
 
 
-@dataclass
-class Row:
-    """One finished result of one game of the day."""
+@dataclass(kw_only=True)
+class Row(ScoredRow):
+    """One finished result of one game of the day (``key`` is the person's id)."""
 
-    player: str
-    user_id: int
-    game_id: int
-    points: int
-    won: bool
-    matchpoints: float = 0.0
-    percent: float = 0.0
-    place: int = 1
     is_open: bool = False  # the replay is open to all (among the best, and the day closed)
 
 
@@ -45,15 +37,6 @@ class GameResults:
     @property
     def winners(self) -> int:
         return sum(row.won for row in self.rows)
-
-
-@dataclass
-class Standing:
-    player: str
-    user_id: int
-    percent: float  # the average over the games they finished
-    games: int
-    place: int = 1
 
 
 def _entries(day: date):
@@ -83,6 +66,7 @@ def day_results(day: date) -> list[GameResults]:
         if entry.number in games and _finished(entry, end):
             games[entry.number].rows.append(
                 Row(
+                    key=entry.user_id,
                     player=entry.user.username,
                     user_id=entry.user_id,
                     game_id=entry.game_id,
@@ -91,34 +75,28 @@ def day_results(day: date) -> list[GameResults]:
                 )
             )
     for results in games.values():
-        rows = results.rows
-        plain = [Result(row.points, row.won) for row in rows]
-        percents = percentages(plain)
-        for row, points, percent, place in zip(
-            rows, matchpoints(plain), percents, places(percents), strict=True
-        ):
-            row.matchpoints, row.percent, row.place = points, percent, place
-            row.is_open = closed and place <= settings.COINS_DUPLICATE_OPEN_BEST
-        rows.sort(key=lambda row: (row.place, row.player))
+        for row in rows_score(results.rows):
+            row.is_open = closed and row.place <= settings.COINS_DUPLICATE_OPEN_BEST
     return list(games.values())
 
 
-def standings(games: list[GameResults]) -> list[Standing]:
+def standings(games: list[GameResults], *, excluded=()) -> list[Standing]:
     """The day's table: each person's average percentage over the games they finished,
-    best first (more games finished breaks a tie, then the name)."""
-    totals: dict[int, Standing] = {}
-    for results in games:
-        for row in results.rows:
-            standing = totals.setdefault(row.user_id, Standing(row.player, row.user_id, 0.0, 0))
-            standing.percent += row.percent
-            standing.games += 1
-    table = list(totals.values())
-    for standing in table:
-        standing.percent /= standing.games
-    for standing, place in zip(table, places([s.percent for s in table]), strict=True):
-        standing.place = place
-    table.sort(key=lambda s: (s.place, -s.games, s.player))
-    return table
+    best first (more games finished breaks a tie, then the name), without the people in
+    ``excluded`` (ids)."""
+    return standings_build((results.rows for results in games), excluded=excluded)
+
+
+def excluded_from(*, day: date | None = None, event_id: int | None = None) -> set[int]:
+    """The ids of the people staff kept off a day's standings, an event's, or (neither
+    given) the duplicate rating's board."""
+    if day is not None:
+        where = {"day__date": day}
+    elif event_id is not None:
+        where = {"event_id": event_id}
+    else:
+        where = {"day": None, "event": None}
+    return set(DuplicateExclusion.objects.filter(**where).values_list("user_id", flat=True))
 
 
 def entries_of(user, day: date) -> dict[int, DuplicateEntry]:
@@ -145,24 +123,36 @@ def policy_of_game(game: Game) -> dict:
     return policy
 
 
+def _listed_ratings():
+    return DuplicateRating.objects.exclude(user_id__in=excluded_from())
+
+
 def rating_board():
-    """Everyone with a duplicate rating, best first (the conservative mu - 3 sigma)."""
-    return DuplicateRating.objects.select_related("user").order_by("-ordinal", "user_id")
+    """Everyone with a duplicate rating, best first (the conservative mu - 3 sigma), but the
+    people staff kept off the board."""
+    return _listed_ratings().select_related("user").order_by("-ordinal", "user_id")
 
 
 def rating_of(user) -> dict | None:
-    """The person's duplicate rating, their place on the board and the change of the last day
-    rated for them (None before their first rated game)."""
+    """The person's duplicate rating, their place on the board and how much the last day or
+    event rated for them moved it (None before their first rated game)."""
     if not user.is_authenticated:
         return None
     rating = DuplicateRating.objects.filter(user=user).first()
     if rating is None:
         return None
-    ahead = DuplicateRating.objects.filter(
+    ahead = _listed_ratings().filter(
         Q(ordinal__gt=rating.ordinal) | Q(ordinal=rating.ordinal, user_id__lt=rating.user_id)
     ).count()
-    last = list(rating.events.filter(day__date=rating.last_day).order_by("number"))
+    last = rating.events.select_related("day", "event").order_by("-pk").first()
     change = 0
-    if last:
-        change = rating.display - display_rating(last[0].mu_before, last[0].sigma_before)
-    return {"rating": rating, "rank": ahead + 1, "change": change, "last_day": rating.last_day}
+    if last is not None:
+        first = rating.events.filter(day=last.day, event=last.event).order_by("pk").first()
+        change = rating.display - display_rating(first.mu_before, first.sigma_before)
+    return {
+        "rating": rating,
+        "rank": ahead + 1,
+        "change": change,
+        "last_day": last.day.date if last is not None and last.day else None,
+        "last_event": last.event if last is not None else None,
+    }

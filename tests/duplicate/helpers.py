@@ -1,4 +1,4 @@
-"""Playing duplicate games to their end in tests."""
+"""Playing duplicate games to their end in tests, and duplicate events made and ended."""
 
 from __future__ import annotations
 
@@ -6,6 +6,8 @@ from datetime import timedelta
 
 from django.utils import timezone
 
+from duplicate.event_services import event_join
+from duplicate.models import DuplicateEvent, EventTable
 from duplicate.services import duplicate_play
 from games.engine import CARD_CODES, NotYourTurn
 from games.models import Game
@@ -39,3 +41,39 @@ def finished_result(user, *, number: int, points: int, won: bool, day) -> Game:
         status=Game.Status.FINISHED, winner_seat=0 if won else 1, finished_at=timezone.now()
     )
     return game
+
+
+def an_event(people, **kwargs) -> DuplicateEvent:
+    event = DuplicateEvent.objects.create(name="Winter duplicate", target=3, **kwargs)
+    for person in people:
+        event_join(user=person, event_id=event.pk)
+    return event
+
+
+def finish(game: Game, scores: tuple[int, int, int], winner: int | None) -> None:
+    """End ``game`` with these seat scores (and winner), without playing it."""
+    for seat, points in enumerate(scores):
+        game.seats.filter(number=seat).update(score=points)
+    status = Game.Status.FINISHED if winner is not None else Game.Status.ABANDONED
+    Game.objects.filter(pk=game.pk).update(
+        status=status, winner_seat=winner, finished_at=timezone.now()
+    )
+
+
+def tables_of(event, deal):
+    return list(EventTable.objects.filter(event=event, deal=deal).select_related("game"))
+
+
+def event_play_out(event, result=lambda deal, table: ((3, 1, 0), 0)) -> DuplicateEvent:
+    """End every table of every deal left of a started event, ``result(deal, table)`` giving
+    each table's seat scores and winner, the event moving on as the runners move it."""
+    from duplicate.event_services import event_advance
+
+    while True:
+        event.refresh_from_db()
+        if event.status != DuplicateEvent.Status.RUNNING:
+            return event
+        for table in tables_of(event, event.round):
+            if table.game.status == Game.Status.IN_PROGRESS:
+                finish(table.game, *result(event.round, table.number))
+        event_advance(event.pk)

@@ -1,16 +1,14 @@
-"""Duplicate events between people: the schedule (everyone holds every seat once, nobody plays
-a deal twice, nobody meets anyone twice from 9 players on), starting an event (bots fill to a
-multiple of three, every table of a deal dealt from the deal's seed, sealed), the next deal
-once the last one's tables have all ended (once, however many runners ask), and scoring by
-matchpoints against everyone who held the same seat of the same deal."""
+"""Duplicate events between people (the schedule is test_schedule.py's): starting an event
+(bots fill to a multiple of three, every table of a deal dealt from the deal's seed, sealed,
+on the event's clock), the next deal once the last one's tables have all ended (once, however
+many runners ask) until the event's deals are played, and scoring by matchpoints against
+everyone who held the same seat of the same deal."""
 
 from collections import Counter
-from itertools import combinations
+from datetime import timedelta
 
 import pytest
-from django.utils import timezone
-from hypothesis import example, given
-from hypothesis import strategies as st
+from django.core.exceptions import ValidationError
 
 from duplicate import events
 from duplicate.event_selectors import event_results, event_standings
@@ -23,107 +21,21 @@ from duplicate.event_services import (
     events_advance,
 )
 from duplicate.models import DuplicateEvent, EventEntry, EventTable
-from games.models import Game
+from games.models import Game, Seat
 from games.signals import runner_idle
+from games.table import flow
 from games.table.errors import GameError
 from games.table.invites import policy_of
+from games.table.loading import game_load
 from lab.benchmarks.bursts import at_once
+from tests.games.helpers import serve_due
 
-TABLES = st.integers(min_value=1, max_value=20)  # 3 to 60 players
-
-
-@given(TABLES)
-@example(4)
-def test_every_deal_is_played_at_n_over_3_full_tables_once_by_everyone(tables):
-    players = 3 * tables
-    rounds = events.schedule(players)
-    assert [len(deal) for deal in rounds] == [tables] * events.DEALS
-    for deal, round_ in enumerate(rounds):
-        seated = [player for table in round_ for player in table.seats]
-        assert sorted(seated) == list(range(players))  # nobody twice in a deal, nobody out
-        assert all(table.deal == deal for table in round_)
-        assert [table.number for table in round_] == list(range(tables))
-
-
-@given(TABLES)
-@example(4)
-def test_everyone_holds_every_seat_exactly_once(tables):
-    held = {player: [] for player in range(3 * tables)}
-    for round_ in events.schedule(3 * tables):
-        for table in round_:
-            for seat, player in enumerate(table.seats):
-                held[player].append(seat)
-                assert events.seat_of(player, table.deal) == seat
-    assert all(sorted(seats) == [0, 1, 2] for seats in held.values())
-
-
-@given(st.integers(min_value=3, max_value=20))
-@example(4)  # 12 players: Z_4 would fail, GF(4) holds
-def test_from_nine_players_nobody_meets_anyone_twice(tables):
-    meetings = Counter(
-        pair
-        for round_ in events.schedule(3 * tables)
-        for table in round_
-        for pair in combinations(sorted(table.seats), 2)
-    )
-    assert max(meetings.values()) == 1
-    assert len(meetings) == 3 * 3 * tables  # every pair at every table is new
-
-
-def test_with_three_or_six_players_meeting_again_cannot_be_helped():
-    """Six players: each meets two others a deal, six meetings and five others to meet."""
-    for players in (3, 6):
-        rounds = events.schedule(players)
-        assert sorted(p for table in rounds[0] for p in table.seats) == list(range(players))
-
-
-@given(st.integers(min_value=1, max_value=60))
-def test_bots_fill_to_a_multiple_of_three_and_never_share_a_table_when_they_need_not(people):
-    players = events.players_filled(people)
-    assert players % 3 == 0 and people <= players < people + 3
-    bots = set(events.bot_players(players, players - people))
-    assert len(bots) == players - people and bots <= set(range(players))
-    for round_ in events.schedule(players):
-        for table in round_:
-            at_table = len(bots & set(table.seats))
-            assert at_table <= (1 if players >= 6 else 2)  # always a person at the table
-
-
-def test_a_schedule_refuses_what_it_cannot_seat():
-    for bad in (0, 2, 7):
-        with pytest.raises(ValueError):
-            events.schedule(bad)
-    with pytest.raises(ValueError):
-        events.players_filled(0)
-
-
-# The event with the database ------------------------------------------------------------
+from .helpers import an_event, event_play_out, finish, tables_of
 
 
 @pytest.fixture
 def people(make_user):
     return [make_user(f"p{n}") for n in range(4)]
-
-
-def an_event(people, **kwargs) -> DuplicateEvent:
-    event = DuplicateEvent.objects.create(name="Winter duplicate", target=3, **kwargs)
-    for person in people:
-        event_join(user=person, event_id=event.pk)
-    return event
-
-
-def finish(game: Game, scores: tuple[int, int, int], winner: int | None) -> None:
-    """End ``game`` with these seat scores (and winner), without playing it."""
-    for seat, points in enumerate(scores):
-        game.seats.filter(number=seat).update(score=points)
-    status = Game.Status.FINISHED if winner is not None else Game.Status.ABANDONED
-    Game.objects.filter(pk=game.pk).update(
-        status=status, winner_seat=winner, finished_at=timezone.now()
-    )
-
-
-def tables_of(event, deal):
-    return list(EventTable.objects.filter(event=event, deal=deal).select_related("game"))
 
 
 @pytest.mark.django_db
@@ -240,7 +152,7 @@ def test_results_are_compared_with_everyone_who_held_the_same_seat_of_the_same_d
     standings = {s.player: s for s in event_standings(list(results.values()))}
     winner = names[plan[0].seats[0]]
     assert standings[winner].place == 1 and standings[winner].percent == 100.0
-    assert all(s.deals == 1 for s in standings.values()) and len(standings) == 9
+    assert all(s.results == 1 for s in standings.values()) and len(standings) == 9
 
 
 @pytest.mark.django_db
@@ -298,3 +210,95 @@ def test_staff_start_an_event_from_the_admin(admin_client, people):
     assert (
         admin_client.get(f"/admin/duplicate/duplicateevent/{event.pk}/change/").status_code == 200
     )
+
+
+@pytest.mark.django_db
+def test_an_event_of_six_deals_plays_six_rounds_each_seat_twice_then_finishes(make_user):
+    people = [make_user(f"s{n}") for n in range(9)]
+    event = an_event(people, deals=6)
+    event_start(event.pk)
+    event = event_play_out(event)
+    assert event.status == DuplicateEvent.Status.FINISHED and event.round == 6
+    tables = EventTable.objects.filter(event=event).select_related("game")
+    assert sorted({t.deal for t in tables}) == [1, 2, 3, 4, 5, 6] and len(tables) == 18
+    assert len({t.game.seed for t in tables}) == 6  # one seed a deal
+    held = Counter(
+        (seat.user_id, seat.number)
+        for table in tables
+        for seat in table.game.seats.all()
+        if seat.user_id
+    )
+    assert set(held.values()) == {2} and len(held) == 27  # everyone, every seat, twice
+    results = event_results(event)
+    assert len(results) == 18  # six deals, three seats
+    assert {s.results for s in event_standings(results)} == {6}
+
+
+@pytest.mark.django_db
+def test_an_events_tables_run_on_its_clock_and_an_absent_person_is_played_for_then_replaced(
+    people,
+):
+    event = an_event(people[:1], clock=10)
+    event_start(event.pk)
+    game = tables_of(event, 1)[0].game
+    assert game.clock == 10
+    seat = game.seats.get(user=people[0]).number
+    for _ in (1, 2):  # two cards in a row played for the absent person
+        game = until_the_turn_of(game, seat)
+        assert game.turn_deadline is not None
+        assert flow.run_due(game.pk, now=game.turn_deadline - timedelta(seconds=1)) is False
+        assert flow.run_due(game.pk, now=game.turn_deadline).cards == 1
+    replaced = Seat.objects.get(game=game, number=seat)
+    assert replaced.user_id == people[0].pk and replaced.stand_in  # a bot plays the seat
+    while Game.objects.get(pk=game.pk).is_running:  # the table plays on without them
+        serve_due(game.pk, later=timedelta(minutes=1))
+    runner_idle.send(sender=None)
+    assert len(tables_of(event, 2)) == 1  # and the event moves on to its next deal
+    assert tables_of(event, 2)[0].game.clock == 10
+
+
+def until_the_turn_of(game: Game, seat: int) -> Game:
+    """Let the bots play until ``seat`` is to play."""
+    for _ in range(50):
+        game = Game.objects.get(pk=game.pk)
+        if game_load(game).state.to_play == seat or not game.is_running:
+            return game
+        serve_due(game.pk)
+    raise AssertionError("never the seat's turn")
+
+
+@pytest.mark.django_db
+def test_staff_choose_the_deals_and_the_clock_and_cannot_change_the_deals_once_started(
+    admin_client, people
+):
+    response = admin_client.post(
+        "/admin/duplicate/duplicateevent/add/",
+        {
+            "name": "Long duplicate",
+            "target": 5,
+            "bot": "",
+            "deals": 9,
+            "clock": 30,
+            **{
+                f"{prefix}-{field}": value
+                for prefix in ("entries", "tables", "exclusions")
+                for field, value in (
+                    ("TOTAL_FORMS", 0),
+                    ("INITIAL_FORMS", 0),
+                    ("MIN_NUM_FORMS", 0),
+                    ("MAX_NUM_FORMS", 1000),
+                )
+            },
+        },
+    )
+    assert response.status_code == 302, response.content.decode()[:3000]
+    event = DuplicateEvent.objects.get(name="Long duplicate")
+    assert (event.deals, event.clock) == (9, 30)
+    for person in people:
+        event_join(user=person, event_id=event.pk)
+    event_start(event.pk)
+    page = admin_client.get(f"/admin/duplicate/duplicateevent/{event.pk}/change/").content
+    assert b'name="deals"' not in page and b'name="clock"' in page
+    event.deals = 13
+    with pytest.raises(ValidationError):
+        event.full_clean()

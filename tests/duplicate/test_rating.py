@@ -8,7 +8,7 @@ import pytest
 
 from duplicate import rating
 from duplicate.models import DuplicateDay, DuplicateRating, DuplicateRatingEvent
-from duplicate.rating import next_day_rate, rating_due
+from duplicate.rating import next_rate, rating_due
 from games.signals import runner_idle
 from lab.benchmarks.bursts import at_once
 from ratings.models import Leaderboard, PlayerRating, RatingEvent
@@ -27,10 +27,10 @@ def test_a_closed_day_is_rated_game_by_game_in_matchpoint_order(close_the_day, a
     for user, points, won in ((alice, 3, True), (bob, 2, False), (carol, 1, False)):
         finished_result(user, number=1, points=points, won=won, day=DAY)
     finished_result(carol, number=2, points=3, won=True, day=DAY)  # alone: nobody to compare
-    assert not rating_due() and next_day_rate() is None  # the day is still open
+    assert not rating_due() and next_rate() is None  # the day is still open
     close_the_day()
     assert rating_due()
-    assert next_day_rate().date == DAY
+    assert next_rate().date == DAY
     events = {e.rating.user.username: e for e in DuplicateRatingEvent.objects.all()}
     assert {name: (e.number, e.place, e.players) for name, e in events.items()} == {
         "alice": (1, 1, 3),
@@ -52,7 +52,7 @@ def test_a_win_beats_more_points_and_equal_results_tie(close_the_day, alice, bob
     finished_result(bob, number=1, points=2, won=False, day=DAY)
     finished_result(carol, number=1, points=0, won=True, day=DAY)  # won on the bots' points
     close_the_day()
-    next_day_rate()
+    next_rate()
     places = {e.rating.user_id: e.place for e in DuplicateRatingEvent.objects.all()}
     assert places == {carol.pk: 1, alice.pk: 2, bob.pk: 2}
     assert mu_of(alice) == pytest.approx(mu_of(bob)) and mu_of(carol) > mu_of(alice)
@@ -66,8 +66,8 @@ def test_days_are_rated_oldest_first_each_from_the_ratings_the_last_one_left(
         finished_result(winner, number=1, points=3, won=True, day=day)
         finished_result(loser, number=1, points=1, won=False, day=day)
     monkeypatch.setattr("duplicate.days.today", lambda: date(2040, 3, 3))
-    assert next_day_rate().date == DAY and next_day_rate().date == second
-    assert next_day_rate() is None
+    assert next_rate().date == DAY and next_rate().date == second
+    assert next_rate() is None
     first_day, second_day = (
         DuplicateRatingEvent.objects.filter(rating__user=alice, day__date=d).get()
         for d in (DAY, second)
@@ -83,7 +83,7 @@ def test_rating_again_changes_nothing(close_the_day, alice, bob):
     runner_idle.send(sender=None)
     ratings = list(DuplicateRating.objects.order_by("pk").values())
     runner_idle.send(sender=None)
-    assert next_day_rate() is None
+    assert next_rate() is None
     assert list(DuplicateRating.objects.order_by("pk").values()) == ratings
     assert DuplicateRatingEvent.objects.count() == 2
 
@@ -111,8 +111,8 @@ def test_a_failing_rating_is_logged_and_the_other_background_work_still_runs(
     def broken(*args, **kwargs):
         raise RuntimeError("the model broke")
 
-    original = rating._game_rate
-    monkeypatch.setattr(rating, "_game_rate", broken)
+    original = rating._match_rate
+    monkeypatch.setattr(rating, "_match_rate", broken)
     ran = []
     runner_idle.connect(lambda **kwargs: ran.append(1), weak=False, dispatch_uid="test.after")
     try:
@@ -121,7 +121,7 @@ def test_a_failing_rating_is_logged_and_the_other_background_work_still_runs(
         runner_idle.disconnect(dispatch_uid="test.after")
     assert ran and "Rating the closed duplicate days failed" in caplog.text
     assert DuplicateDay.objects.get().rated_at is None and not DuplicateRatingEvent.objects.exists()
-    monkeypatch.setattr(rating, "_game_rate", original)
+    monkeypatch.setattr(rating, "_match_rate", original)
     runner_idle.send(sender=None)
     assert DuplicateRatingEvent.objects.count() == 2  # rated on the next round
 
@@ -133,7 +133,7 @@ def test_the_board_and_the_day_page_show_the_duplicate_rating(
         finished_result(user, number=1, points=points, won=won, day=DAY)
     assert "Nobody is rated yet" in client.get("/duplicate/ratings/").content.decode()
     close_the_day()
-    next_day_rate()
+    next_rate()
     client.force_login(alice)
     html = client.get("/duplicate/ratings/").content.decode()
     assert html.index('data-rated="bob"') < html.index('data-rated="carol"')
@@ -150,7 +150,7 @@ def test_the_game_ratings_and_their_boards_are_untouched(client, close_the_day, 
     finished_result(alice, number=1, points=3, won=True, day=DAY)
     finished_result(bob, number=1, points=1, won=False, day=DAY)
     close_the_day()
-    next_day_rate()
+    next_rate()
     assert DuplicateRatingEvent.objects.count() == 2
     assert not PlayerRating.objects.exists() and not RatingEvent.objects.exists()
     assert not board.standings.exists()
@@ -163,7 +163,7 @@ def test_staff_see_the_duplicate_ratings_and_their_changes(
     finished_result(alice, number=1, points=3, won=True, day=DAY)
     finished_result(bob, number=1, points=1, won=False, day=DAY)
     close_the_day()
-    next_day_rate()
+    next_rate()
     client.force_login(django_user_model.objects.create_superuser("boss", password="pw-C-123"))
     listing = client.get("/admin/duplicate/duplicaterating/").content.decode()
     assert "alice" in listing and "bob" in listing

@@ -28,3 +28,24 @@ async def test_only_the_player_connects_to_a_duplicate_table(alice, bob):
     assert (await own.connect())[0]
     assert 'id="board"' in await own.receive(timeout=10)
     await own.close()
+
+
+async def test_only_the_people_seated_at_an_event_table_connect_to_it(make_user):
+    from duplicate.event_services import event_start
+
+    from .helpers import an_event, tables_of
+
+    people = [await db(make_user)(f"w{n}") for n in range(6)]
+    event = await db(an_event)(people)
+    await db(event_start)(event.pk)
+    game = (await db(tables_of)(event, 1))[0].game
+    seated = await db(lambda: {s.user_id: s.number for s in game.seats.all() if s.user_id})()
+    rival = next(p for p in people if p.pk not in seated)  # at the other table of the deal
+    assert await closed_with(Client(game.pk, rival)) == 4404
+    assert await closed_with(Client(game.pk, rival, query=f"?invite={game.invite_token}")) == 4404
+    assert await closed_with(Client(game.pk)) == 4404  # anonymous
+    player = next(p for p in people if p.pk in seated)
+    own = Client(game.pk, player, seated[player.pk])
+    assert (await own.connect())[0]
+    assert 'id="board"' in await own.receive(timeout=10)
+    await own.close()
