@@ -47,10 +47,11 @@ def arena_tick(*, games_at_once: int | None = None) -> int:
     Arena.objects.get_or_create(pk=1)
     with transaction.atomic():
         Arena.objects.select_for_update().filter(pk=1).update(paired_at=timezone.now())
+        levels = _levels()
         slots = games_at_once - ArenaGame.objects.filter(scored=False).count()
         if slots <= 0:
             return 0
-        entrants = {e.key: e for e in [*_free_accounts(), *_levels()]}
+        entrants = {e.key: e for e in [*_free_accounts(), *levels]}
         candidates = [Candidate(e.key, bool(e.user_id), e.games) for e in entrants.values()]
         met = dict(
             ArenaGame.objects.values("trio").annotate(n=Count("pk")).values_list("trio", "n")
