@@ -6,7 +6,9 @@ site's levels are never busy and may sit at several tables. Every trio holds at 
 account. The entrant with the fewest games anchors each table (games stay balanced); its two
 partners come from those whose games are within one of the fewest among the others (the
 balance window), and among those the trio that has met least is chosen, then the pair
-repeats fewest, then the fewest games, then the names (so the choice is reproducible).
+repeats fewest, then the fewest games, then the names (so the choice is reproducible). With
+many bots, only the ``WIDEST`` partners of fewest games (then met least by the anchor) are
+weighed: a table is chosen among 276 pairs, not among tens of thousands.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 WINDOW = 1  # games above the fewest that a partner may have
+WIDEST = 24  # partners weighed at most (the fewest games, then the anchor met least, first)
 
 
 @dataclass(frozen=True)
@@ -56,7 +59,10 @@ def choose_trios(
         if len(pool) < 2:
             break
         ceiling = games[pool[1]] + WINDOW
-        window = [k for k in pool if games[k] <= ceiling]
+        window = sorted(
+            (k for k in pool if games[k] <= ceiling),
+            key=lambda k, anchor=anchor: (games[k], pairs.get(frozenset((anchor, k)), 0), k),
+        )[:WIDEST]
 
         def cost(pair, anchor=anchor):
             p, q = pair
