@@ -45,12 +45,15 @@ histories = st.dictionaries(
 )
 
 
+games_so_far = st.dictionaries(
+    st.sampled_from([f"u{n}" for n in range(8)] + list(LEVELS)), st.integers(0, 9)
+)
+
+
 @settings(max_examples=150, deadline=None)
 @given(
     accounts=st.integers(0, 8),
-    games=st.dictionaries(
-        st.sampled_from([f"u{n}" for n in range(8)] + list(LEVELS)), st.integers(0, 9)
-    ),
+    games=games_so_far,
     history=histories,
     slots=st.integers(0, 10),
 )
@@ -70,9 +73,7 @@ def test_every_table_is_three_entrants_with_an_account_and_no_account_twice(
 @settings(max_examples=150, deadline=None)
 @given(
     accounts=st.integers(1, 8),
-    games=st.dictionaries(
-        st.sampled_from([f"u{n}" for n in range(8)] + list(LEVELS)), st.integers(0, 9)
-    ),
+    games=games_so_far,
     history=histories,
 )
 def test_the_first_table_is_the_least_met_trio_of_the_fewest_games(accounts, games, history):
