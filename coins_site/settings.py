@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "duplicate",
     "tournaments",
     "botapi",
+    "botarena",
     "axes",
     "coins_site.operations",  # /healthz, /metrics, the runners' heartbeats
 ]
@@ -414,3 +415,13 @@ COINS_THINKING_PROCESSES = (
 # refuses more ("ask again in a moment").
 COINS_HINT_PROCESSES = int(os.environ.get("COINS_HINT_PROCESSES", "1"))
 COINS_HINTS_AT_ONCE = int(os.environ.get("COINS_HINTS_AT_ONCE", "4"))
+
+# The bot arena (botarena/, docs/bot-arena.md): games at once it keeps going, their clock
+# (seconds a card) and target, and how often its scheduler looks (``manage.py bot_arena``, or
+# the runners' lane "botarena.lane.arena_forever" when added to COINS_RUNNER_LANES).
+COINS_BOT_ARENA_GAMES = int(os.environ.get("COINS_BOT_ARENA_GAMES", "4"))
+COINS_BOT_ARENA_CLOCK = int(os.environ.get("COINS_BOT_ARENA_CLOCK", "30"))
+COINS_BOT_ARENA_TARGET = int(os.environ.get("COINS_BOT_ARENA_TARGET", "10"))
+COINS_BOT_ARENA_POLL = float(os.environ.get("COINS_BOT_ARENA_POLL", "2"))
+if env_bool("COINS_BOT_ARENA_LANE", False):  # off by default: every runner would pair
+    COINS_RUNNER_LANES = [*COINS_RUNNER_LANES, "botarena.lane.arena_forever"]

@@ -13,5 +13,6 @@ urlpatterns = [
     path("", include("duplicate.urls")),
     path("", include("tournaments.urls")),
     path("", include("botapi.urls")),
+    path("", include("botarena.urls")),
     path("", include("games.urls")),
 ]

@@ -94,7 +94,7 @@ def game_create(
 def game_create_for(
     *,
     people: list,
-    bot: str,
+    bot: str | tuple[str, ...],
     target: int,
     clock: int | None = None,
     is_rated: bool = True,
@@ -103,8 +103,9 @@ def game_create_for(
 ) -> Game:
     """Create and start a table for ``people`` (one to three, seated in that order from seat
     0; a ``None`` among them is a bot's seat), with bots of level ``bot`` in the seats left:
-    a table made for people by the site (a tournament's, a duplicate event's), so nobody is
-    its creator and the per-person table limits do not apply. ``seed`` deals it (a new one
+    a table made for people by the site (a tournament's, a duplicate event's, the bot
+    arena's), so nobody is its creator and the per-person table limits do not apply. A tuple
+    ``bot`` gives each bot's seat its own bot, in seat order. ``seed`` deals it (a new one
     when not given). Inside the caller's transaction when there is one (the people's rows
     are locked)."""
     seated = [person for person in people if person is not None]
@@ -114,7 +115,9 @@ def game_create_for(
         or len({person.pk for person in seated}) != len(seated)
     ):
         raise GameError(_("A table seats one to three different people."))
-    if bot not in SEAT_BOTS:
+    by_seat = [*people, *[None] * (3 - len(people))]
+    bots = list(bot) if isinstance(bot, tuple) else [bot] * by_seat.count(None)
+    if len(bots) != by_seat.count(None) or any(level not in SEAT_BOTS for level in bots):
         raise GameError(_("Unknown kind of seat."))
     if not (isinstance(target, int) and target in TARGETS):
         raise GameError(_("The target score must be between 1 and 99."))
@@ -130,13 +133,12 @@ def game_create_for(
             seed=seed or new_seed(),
             clock=clock,
         )
-        by_seat = [*people, *[None] * (3 - len(people))]
         Seat.objects.bulk_create(
             Seat(
                 game=game,
                 number=number,
                 user=by_seat[number],
-                bot="" if by_seat[number] is not None else bot,
+                bot="" if by_seat[number] is not None else bots.pop(0),
             )
             for number in range(3)
         )

@@ -10,6 +10,8 @@ import pytest
 from django.test import override_settings
 from django.utils import timezone
 
+from accounts.models import Profile
+from botarena.models import Entrant
 from duplicate.days import today
 from duplicate.event_services import event_join, event_start
 from duplicate.models import DuplicateEvent, DuplicateRating, EventTable
@@ -91,6 +93,11 @@ def pages_of_every_kind(base: str, user, django_user_model) -> dict[str, str]:
     )
     entry_join(tournament_id=arena.pk, user=user)
     friend = django_user_model.objects.create_user(f"{user.username}f", password="pw-Coins-123")
+    for suffix, status in (("b", Entrant.Status.ACTIVE), ("p", Entrant.Status.PAUSED)):
+        program = django_user_model.objects.create_user(f"{user.username}{suffix}")
+        Profile.objects.update_or_create(user=program, defaults={"is_bot": True})
+        Entrant.objects.create(user=program, owner="Ada", status=status, played=12, wins=5)
+    Entrant.objects.create(level="hard", games=12, played=12, wins=6)
     for one, other in ((user, friend), (friend, user)):
         friends.follow(user=one, username=other.username)
     friends.invite_to_new_table(
@@ -121,6 +128,7 @@ def pages_of_every_kind(base: str, user, django_user_model) -> dict[str, str]:
         "duplicate event open": f"/duplicate/events/{open_event.pk}/",
         "tournaments": "/tournaments/",
         "tournament": f"/tournaments/{arena.pk}/",
+        "bot arena": "/bots/",
     }
 
 
