@@ -3,6 +3,8 @@
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
+from common.admin_search import ScaledSearchMixin
+
 from .event_admin import ExclusionInline
 from .models import (
     DuplicateDay,
@@ -62,10 +64,10 @@ class DuplicateDayAdmin(admin.ModelAdmin):
 
 
 @admin.register(DuplicateEntry)
-class DuplicateEntryAdmin(admin.ModelAdmin):
+class DuplicateEntryAdmin(ScaledSearchMixin, admin.ModelAdmin):
     list_display = ("day", "number", "user", "game")
     list_filter = ("number",)
-    search_fields = ("user__username",)
+    people_search = ("user",)
     list_select_related = ("day", "user", "game")
     raw_id_fields = ("user", "game")
     readonly_fields = ("day", "number", "user", "game", "created_at")
@@ -96,9 +98,9 @@ class DuplicateRatingEventInline(admin.TabularInline):
 
 
 @admin.register(DuplicateRating)
-class DuplicateRatingAdmin(admin.ModelAdmin):
+class DuplicateRatingAdmin(ScaledSearchMixin, admin.ModelAdmin):
     list_display = ("user", "display", "mu", "sigma", "results", "last_day")
-    search_fields = ("user__username",)
+    people_search = ("user",)
     list_select_related = ("user",)
     ordering = ("-ordinal",)
     readonly_fields = ("user", "mu", "sigma", "ordinal", "results", "last_day")
@@ -109,12 +111,12 @@ class DuplicateRatingAdmin(admin.ModelAdmin):
 
 
 @admin.register(DuplicateExclusion)
-class DuplicateExclusionAdmin(admin.ModelAdmin):
+class DuplicateExclusionAdmin(ScaledSearchMixin, admin.ModelAdmin):
     """Every exclusion; one with neither a day nor an event keeps the person off the duplicate
     rating's board."""
 
     list_display = ("user", "day", "event", "reason", "created_at")
-    search_fields = ("user__username",)
+    people_search = ("user",)
     list_select_related = ("user", "day", "event")
     autocomplete_fields = ["user"]
     raw_id_fields = ("day", "event")
