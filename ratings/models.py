@@ -266,7 +266,7 @@ class RebuiltEvent(models.Model):
     sigma_after = models.FloatField()
 
     class Meta:
-        indexes = [models.Index(fields=["game_id"], name="rebuilt_event_game")]
+        indexes = [models.Index(fields=["game_id", "seat"], name="rebuilt_event_game")]
 
     def __str__(self) -> str:
         return f"{self.rating_id} in game {self.game_id} (rebuilt)"

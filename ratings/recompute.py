@@ -21,17 +21,20 @@ from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import datetime
+from operator import attrgetter
 
 from django.db import connection, transaction
 from django.dispatch import Signal
 from django.utils import timezone
 
-from common.bulk_rows import rows_insert
+from common.bulk_rows import tuples_insert
 from games.models import Game, Seat
 
 from .models import DEFAULT_MU, DEFAULT_SIGMA, PlayerRating, RatingsRecompute, RebuiltEvent
 from .services import RATED_STATUSES, rated_events, ratings_moved
-from .swap import rebuilt_clear, rebuilt_swap
+from .standings import StandingsBuilt, kept_boards
+from .swap import COLUMNS, rebuilt_clear, rebuilt_swap
 
 CHUNK = 5_000  # games rated and committed at once
 
@@ -47,6 +50,8 @@ class EndedGame:
     scores: tuple[int, ...]
     winner: int | None
     leavers: frozenset[int]  # seats a person left (a stand-in played), or that abandoned
+    finished_at: datetime | None = None  # what the leaderboards ask of it
+    target: int = 0
 
 
 def rating_key(user_id: int | None, bot: str) -> tuple[int | None, str]:
@@ -117,6 +122,8 @@ def ended_games(ids: list[int]) -> Iterator[EndedGame]:
             "stand_in",
             "game__winner_seat",
             "game__abandoned_by",
+            "game__finished_at",
+            "game__target",
         )
     )
     by_game: dict[int, list] = {}
@@ -129,7 +136,7 @@ def ended_games(ids: list[int]) -> Iterator[EndedGame]:
 def _ended(rows: list[tuple]) -> Iterator[EndedGame]:
     if len(rows) != 3 or any(user is None and not bot for _g, user, bot, *_ in rows):
         return  # a seat nobody took: never rated
-    game_id, *_, winner, abandoned_by = rows[0]
+    game_id, *_, winner, abandoned_by, finished_at, target = rows[0]
     leavers = {number for number, row in enumerate(rows) if row[4]}
     if abandoned_by is not None:
         leavers.add(abandoned_by)
@@ -139,6 +146,8 @@ def _ended(rows: list[tuple]) -> Iterator[EndedGame]:
         scores=tuple(row[3] for row in rows),
         winner=winner,
         leavers=frozenset(leavers),
+        finished_at=finished_at,
+        target=target,
     )
 
 
@@ -193,10 +202,12 @@ def ratings_recompute(*, request: RatingsRecompute | None = None) -> int:
     if request.after_game is not None:
         start = bisect_right(order, (request.after_finished_at, request.after_game))
     ratings = ratings_replayed()
+    # the standings are built with the chunks; a resumed rebuild rebuilds them at its swap
+    standings = StandingsBuilt(kept_boards()) if start == 0 else None
     for first in range(start, len(order), CHUNK):
-        _chunk_rate(request, order[first : first + CHUNK], ratings)
+        _chunk_rate(request, order[first : first + CHUNK], ratings, standings)
         chunk_committed.send(sender=None, request=request)
-    return rebuilt_swap(request=request, ratings=ratings)
+    return rebuilt_swap(request=request, ratings=ratings, standings=standings)
 
 
 RECOMPUTE_LOCK = 0x436F696D  # held by the one process rebuilding, for the whole rebuild
@@ -230,31 +241,31 @@ def _begin(request: RatingsRecompute) -> None:
     request.save()
 
 
-def _chunk_rate(request: RatingsRecompute, chunk: list[tuple], ratings: dict) -> None:
+def _chunk_rate(request: RatingsRecompute, chunk: list[tuple], ratings: dict, standings) -> None:
     """Rate the games of ``chunk`` (``(finished_at, id)``, in order) from ``ratings`` (moved
-    in memory), write their events aside and move the request on, in one transaction."""
+    in memory) and count them on ``standings`` (if built), write their events aside and move
+    the request on, in one transaction."""
     games = list(ended_games([pk for _finished, pk in chunk]))
     missing = {rating_key(*p) for game in games for p in game.players} - ratings.keys()
     if missing:
         ratings.update({key: _fresh(r) for key, r in ratings_fetch(missing).items()})
-    rows = [
-        RebuiltEvent(
-            game_id=e.game_id,
-            rating_id=e.rating.pk,
-            seat=e.seat,
-            rank=e.rank,
-            score=e.score,
-            won=e.won,
-            mu_before=e.mu_before,
-            sigma_before=e.sigma_before,
-            mu_after=e.mu_after,
-            sigma_after=e.sigma_after,
-        )
-        for events in ratings_in_order(games, ratings, created_at=None)
-        for e in events
-    ]
+    row = attrgetter(*COLUMNS)  # a rating event's values, as the rebuilt row holds them
+    rows = []
+    rated = ratings_in_order(games, ratings, created_at=None)
+    for game, events in zip(games, rated, strict=True):
+        rows += map(row, events)
+        if standings is not None:
+            standings.add(
+                events=[
+                    (e.rating_id, e.rating.user_id, e.rating.bot, e.won, e.mu_after, e.sigma_after)
+                    for e in events
+                ],
+                finished_at=game.finished_at,
+                target=game.target,
+                has_bot=any(bot for _user, bot in game.players),
+            )
     with transaction.atomic():
-        rows_insert(RebuiltEvent, rows, with_pk=False)
+        tuples_insert(RebuiltEvent, COLUMNS, rows)
         request.after_finished_at, request.after_game = chunk[-1]
         request.games_done += len(chunk)
         request.games += len(games)

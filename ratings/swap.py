@@ -8,6 +8,7 @@ Pages are not blocked either: until the swap commits they read the old rows.
 from __future__ import annotations
 
 from django.db import connection, transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from games.models import Game
@@ -16,18 +17,22 @@ from .models import PlayerRating, RatingEvent, RatingQueue, RatingsRecompute, Re
 from .services import rating_lock_take
 from .standings import standings_rebuild
 
+# The rebuilt rows' columns, which the rating events have too (and their events' attributes).
+COLUMNS = tuple(f.column for f in RebuiltEvent._meta.concrete_fields if not f.primary_key)
+
 
 @transaction.atomic
-def rebuilt_swap(*, request: RatingsRecompute, ratings: dict) -> int:
-    """Put the events rebuilt aside and ``ratings`` (every rating, moved in memory) in place
-    of the old, rebuild the standings, and queue again the games rated meanwhile that the
-    rebuild did not count; mark ``request`` done. Return the number of games rated."""
+def rebuilt_swap(*, request: RatingsRecompute, ratings: dict, standings=None) -> int:
+    """Put the events rebuilt aside, ``ratings`` (every rating, moved in memory) and the
+    ``standings`` built with them (``StandingsBuilt``; None: rebuilt here from the events)
+    in place of the old, and queue again the games rated meanwhile that the rebuild did not
+    count; mark ``request`` done. Return the number of games rated."""
     rating_lock_take(exclusive=True)
     now = timezone.now()
     rebuilt = RebuiltEvent.objects.values("game_id")
-    later = (
+    later = (  # NOT EXISTS: an anti-join (NOT IN over every rebuilt row took minutes)
         Game.objects.filter(pk__in=RatingEvent.objects.values("game_id"))
-        .exclude(pk__in=rebuilt)
+        .exclude(Exists(RebuiltEvent.objects.filter(game_id=OuterRef("pk"))))
         .values_list("pk", "finished_at")
     )
     RatingQueue.objects.bulk_create(
@@ -35,34 +40,51 @@ def rebuilt_swap(*, request: RatingsRecompute, ratings: dict) -> int:
         ignore_conflicts=True,
     )
     RatingQueue.objects.filter(game_id__in=rebuilt).delete()
-    RatingEvent.objects.all().delete()
-    _events_move(now)
+    _events_merge(now)
     _ratings_write([r for r in ratings.values() if r.pk], now)
-    standings_rebuild()
+    if standings is None:
+        standings_rebuild()
+    else:
+        standings.replace()
     request.finished_at = now
     request.save(update_fields=["finished_at"])
     transaction.on_commit(rebuilt_clear)
     return request.games
 
 
-def _events_move(created_at) -> None:
-    """Copy the rebuilt events into the rating events, in their order (those of a game or a
-    rating deleted meanwhile left out)."""
+def _events_merge(created_at) -> None:
+    """Make the rating events those rebuilt: on PostgreSQL, rows whose values changed are
+    updated in place (their keys, game and seat, stay: no foreign key is checked again),
+    events the rebuild has not are deleted, and new ones inserted in the order the games
+    ended (those of a game or a rating deleted meanwhile left out); an unchanged event costs
+    no write. Elsewhere: all deleted, all inserted."""
     quote = connection.ops.quote_name
-    names = [f.column for f in RebuiltEvent._meta.concrete_fields if not f.primary_key]
-    events, rebuilt = RatingEvent._meta.db_table, RebuiltEvent._meta.db_table
-    games, ratings = Game._meta.db_table, PlayerRating._meta.db_table
-    columns = ", ".join(quote(c) for c in names)  # the same columns in both tables
-    picked = ", ".join(f"r.{quote(c)}" for c in names)
+    events, rebuilt = quote(RatingEvent._meta.db_table), quote(RebuiltEvent._meta.db_table)
+    games, ratings = quote(Game._meta.db_table), quote(PlayerRating._meta.db_table)
+    pk, game, seat = quote("id"), quote("game_id"), quote("seat")
+    same = f"r.{game} = e.{game} AND r.{seat} = e.{seat}"
+    values = [quote(c) for c in COLUMNS if c not in ("game_id", "seat")]
+    statements = [
+        f"UPDATE {events} e SET {', '.join(f'{c} = r.{c}' for c in values)} FROM {rebuilt} r "
+        f"WHERE {same} AND ({', '.join(f'e.{c}' for c in values)}) "
+        f"IS DISTINCT FROM ({', '.join(f'r.{c}' for c in values)})",
+        f"DELETE FROM {events} e WHERE NOT EXISTS (SELECT 1 FROM {rebuilt} r WHERE {same})",
+    ]
+    if connection.vendor != "postgresql":
+        statements = [f"DELETE FROM {events}"]
+    columns = ", ".join(quote(c) for c in COLUMNS)
+    statements.append(
+        f"INSERT INTO {events} ({columns}, {quote('created_at')}) "
+        f"SELECT {', '.join(f'r.{quote(c)}' for c in COLUMNS)}, %s FROM {rebuilt} r "
+        f"WHERE NOT EXISTS (SELECT 1 FROM {events} e WHERE {same}) "
+        f"AND EXISTS (SELECT 1 FROM {games} g WHERE g.{pk} = r.{game}) "
+        f"AND EXISTS (SELECT 1 FROM {ratings} p WHERE p.{pk} = r.{quote('rating_id')}) "
+        f"ORDER BY r.{pk}"
+    )
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"INSERT INTO {quote(events)} ({columns}, {quote('created_at')}) "
-            f"SELECT {picked}, %s FROM {quote(rebuilt)} r "
-            f"JOIN {quote(games)} g ON g.{quote('id')} = r.{quote('game_id')} "
-            f"JOIN {quote(ratings)} p ON p.{quote('id')} = r.{quote('rating_id')} "
-            f"ORDER BY r.{quote('id')}",
-            [created_at],
-        )
+        for sql in statements[:-1]:
+            cursor.execute(sql)
+        cursor.execute(statements[-1], [created_at])
 
 
 MOVED = ("mu", "sigma", "games", "wins")

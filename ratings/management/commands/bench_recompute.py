@@ -10,6 +10,7 @@ from lab.benchmarks.recompute import (
     finished_games_insert,
     recompute_timed,
 )
+from lab.benchmarks.seed import boards_ensure
 
 
 class Command(BaseCommand):
@@ -28,6 +29,7 @@ class Command(BaseCommand):
     def handle(self, *args, games: int, people: int, tables: bool, no_timing: bool, **options):
         summary = {}
         if games:
+            boards_ensure()  # standings to rebuild, as on the site
             finished_games_insert(games, people)
         if not no_timing:
             summary["recompute"] = recompute_timed()
