@@ -16,7 +16,9 @@ import subprocess
 import sys
 import time
 from datetime import timedelta
+from pathlib import Path
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.color import no_style
 from django.db import connection
@@ -107,9 +109,11 @@ def recompute_timed() -> dict:
         dispatch_uid="bench.recompute",
     )
     try:
+        server_before, cpu_before = _server_cpu(), time.process_time()
         began = time.perf_counter()
         rated = ratings_recompute()
         ended = time.perf_counter()
+        cpu = time.process_time() - cpu_before + _server_cpu() - server_before
     finally:
         chunk_committed.disconnect(dispatch_uid="bench.recompute")
     chunks = (last_chunk[-1] if last_chunk else ended) - began
@@ -122,14 +126,36 @@ def recompute_timed() -> dict:
         "games_per_second": round(request.games_total / chunks) if chunks else None,
         "overall_games_per_second": round(request.games_total / (ended - began)),
         "swap_seconds": round(ended - (last_chunk[-1] if last_chunk else began), 2),
+        "cpu_seconds": round(cpu, 2),  # this process and its database backend
+        "games_per_cpu_second": round(request.games_total / cpu) if cpu else None,
+        "load_average": os.getloadavg()[0],
     }
 
 
-def bot_delays_during_recompute(*, pause: float = 0.05, every: float = 1.0) -> dict:
+def _server_cpu() -> float:
+    """CPU seconds used so far by this connection's PostgreSQL backend (a local server: read
+    from /proc), else 0."""
+    if connection.vendor != "postgresql":
+        return 0.0
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        pid = cursor.fetchone()[0]
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def bot_delays_during_recompute(
+    *, pause: float = 0.05, every: float = 1.0, baseline: float = 0.0
+) -> dict:
     """Start a table runner of its own (``manage.py run_tables``) and ask it for a recompute;
     while it runs, end a rated game now and then and play a person's card at another table,
-    timing the bot's answer (from the card to the bot's card, less the bot's ``pause``)."""
+    timing the bot's answer (from the card to the bot's card, less the bot's ``pause``).
+    ``baseline`` seconds: the same without a recompute, for comparison."""
     env = {**os.environ, "COINS_BOT_PAUSE": str(pause)}
+    settings.COINS_BOT_PAUSE = pause  # the person's card schedules the bot's here
     runner = subprocess.Popen(
         [sys.executable, "manage.py", "run_tables"],
         env=env,
@@ -138,23 +164,31 @@ def bot_delays_during_recompute(*, pause: float = 0.05, every: float = 1.0) -> d
     )
     delays, ended_games = [], 0
     try:
-        person = get_user_model().objects.get(pk=people_make(1, "rc-bench")[0])
-        request = RatingsRecompute.objects.create()
+        prefix = f"rc-bench-{int(time.time())}"  # a new person: no tables left open
+        person = get_user_model().objects.get(pk=people_make(1, prefix)[0])
         began = time.monotonic()
-        while not RatingsRecompute.objects.filter(pk=request.pk, games_done__gt=0).exists():
-            time.sleep(0.05)  # the runner begins it within a second or so
+        if baseline:
+            time.sleep(2)  # the runner starts
+
+            def busy() -> bool:
+                return time.monotonic() < began + baseline
+        else:
+            request = RatingsRecompute.objects.create()
+            while not RatingsRecompute.objects.filter(pk=request.pk, games_done__gt=0).exists():
+                time.sleep(0.05)  # the runner begins it within a second or so
+
+            def busy() -> bool:
+                return RatingsRecompute.objects.filter(pk=request.pk, finished_at=None).exists()
+
         started = time.monotonic()
-        while RatingsRecompute.objects.filter(pk=request.pk, finished_at=None).exists():
+        while busy():
             ending = services.game_create(
                 creator=person, target=10, seat_kinds=["me", "random", "random"]
             )
             flow.resign(game_id=ending.pk, user=person)  # its aftermath: the runner's
             ended_games += 1
             delay = _bot_answer(person, pause)
-            if (
-                delay is not None
-                and RatingsRecompute.objects.filter(pk=request.pk, finished_at=None).exists()
-            ):
+            if delay is not None and busy():
                 delays.append(delay)
             time.sleep(every)
         finished = time.monotonic()
@@ -162,12 +196,16 @@ def bot_delays_during_recompute(*, pause: float = 0.05, every: float = 1.0) -> d
         runner.terminate()
         runner.wait(timeout=30)
     return {
-        "recompute_seconds": round(finished - started, 1),
-        "waited_for_runner_seconds": round(started - began, 1),
+        "recompute_seconds": 0 if baseline else round(finished - started, 1),
+        "seconds": round(finished - started, 1),
         "games_ended_meanwhile": ended_games,
         "bot_cards_timed": len(delays),
         "bot_delay_p50": round(statistics.median(delays), 3) if delays else None,
+        "bot_delay_p90": round(statistics.quantiles(delays, n=10)[-1], 3)
+        if len(delays) > 1
+        else None,
         "bot_delay_max": round(max(delays), 3) if delays else None,
+        "load_average": os.getloadavg()[0],
     }
 
 
@@ -176,6 +214,13 @@ def _bot_answer(person, pause: float) -> float | None:
     after them has played, less the pause (None if a bot led and the person never got the
     turn within a while)."""
     game = services.game_create(creator=person, target=10, seat_kinds=["me", "random", "random"])
+    try:
+        return _timed_answer(game, person, pause)
+    finally:
+        flow.resign(game_id=game.pk, user=person)  # another game ends, and she has room
+
+
+def _timed_answer(game: Game, person, pause: float) -> float | None:
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         loaded = game_load(Game.objects.get(pk=game.pk))
@@ -190,7 +235,10 @@ def _bot_answer(person, pause: float) -> float | None:
     played = time.monotonic()
     flow.play_card(game_id=game.pk, user=person, card=card)
     while time.monotonic() < played + 120:
-        if Game.objects.filter(pk=game.pk, moves__gt=moves + 1).exists():
+        now_moves, to_play = Game.objects.filter(pk=game.pk).values_list("moves", "to_play")[0]
+        if now_moves > moves + 1:
             return time.monotonic() - played - pause
+        if to_play == seat.number:  # she took the trick: no bot card follows hers
+            return None
         time.sleep(0.005)
     return None

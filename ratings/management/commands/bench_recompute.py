@@ -25,8 +25,11 @@ class Command(BaseCommand):
         parser.add_argument("--people", type=int, default=2000)
         parser.add_argument("--tables", action="store_true", help="time bot cards meanwhile")
         parser.add_argument("--no-timing", action="store_true", help="skip the timed recompute")
+        parser.add_argument(
+            "--baseline", type=float, default=0, help="with --tables: N seconds, no recompute"
+        )
 
-    def handle(self, *args, games: int, people: int, tables: bool, no_timing: bool, **options):
+    def handle(self, *args, games, people, tables, no_timing, baseline, **options):
         summary = {}
         if games:
             boards_ensure()  # standings to rebuild, as on the site
@@ -35,6 +38,6 @@ class Command(BaseCommand):
             summary["recompute"] = recompute_timed()
             self.stdout.write(f"recompute: {summary['recompute']}")
         if tables:
-            summary["tables"] = bot_delays_during_recompute()
+            summary["tables"] = bot_delays_during_recompute(baseline=baseline)
             self.stdout.write(f"tables: {summary['tables']}")
         self.stdout.write(json.dumps(summary))
