@@ -13,7 +13,15 @@ from django.utils import timezone
 
 from games.models import Game
 
-from .models import PlayerRating, RatingEvent, RatingQueue, RatingsRecompute, RebuiltEvent
+from .models import (
+    DEFAULT_MU,
+    DEFAULT_SIGMA,
+    PlayerRating,
+    RatingEvent,
+    RatingQueue,
+    RatingsRecompute,
+    RebuiltEvent,
+)
 from .services import rating_lock_take
 from .standings import standings_rebuild
 
@@ -42,6 +50,11 @@ def rebuilt_swap(*, request: RatingsRecompute, ratings: dict, standings=None) ->
     RatingQueue.objects.filter(game_id__in=rebuilt).delete()
     _events_merge(now)
     _ratings_write([r for r in ratings.values() if r.pk], now)
+    # a rating made after the rebuild began (a newcomer's first game, rated meanwhile) has
+    # only games queued again above: it starts over
+    PlayerRating.objects.exclude(updated_at=now).update(
+        mu=DEFAULT_MU, sigma=DEFAULT_SIGMA, games=0, wins=0, updated_at=now
+    )
     if standings is None:
         standings_rebuild()
     else:

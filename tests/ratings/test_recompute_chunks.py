@@ -93,7 +93,7 @@ def test_a_rebuild_commits_chunk_by_chunk_and_resumes_after_its_process_died(
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="a rebuild beside a lane")
 def test_a_game_that_ends_during_a_rebuild_is_rated_at_once_then_again_from_the_rebuilt(
-    history, monkeypatch, on_chunk
+    history, monkeypatch, on_chunk, django_user_model
 ):
     """While the rebuild is held at a chunk boundary, a game ends: its lane rates it at once
     (no lock is held between chunks). After the swap it is queued again and rated from the
@@ -118,7 +118,8 @@ def test_a_game_that_ends_during_a_rebuild_is_rated_at_once_then_again_from_the_
     thread.start()
     try:
         assert held.wait(timeout=60), "the rebuild never committed a chunk"
-        late = finish(history[1], ["me", "random", "careful"])  # rated by its lane at once
+        newcomer = django_user_model.objects.create_user("late")  # a rating made meanwhile
+        late = finish(newcomer, ["me", "random", "careful"])  # rated by its lane at once
         assert RatingEvent.objects.filter(game=late).count() == 3
     finally:
         release.set()
