@@ -16,7 +16,6 @@ from ratings import recompute
 from ratings.models import RatingEvent, RatingsRecompute
 from ratings.queue import queued_rate
 from ratings.recompute import chunk_committed
-from tests.games.conftest import table_runner  # noqa: F401 (the tables' tests' runner)
 from tests.games.test_runner_background import person_plays_first_card
 from tests.ratings.test_ratings import finish
 
