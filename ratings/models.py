@@ -66,11 +66,10 @@ class PlayerRating(models.Model):
         return self.games < PROVISIONAL_GAMES or self.sigma > PROVISIONAL_SIGMA
 
 
-class RatingEvent(models.Model):
-    """How one game moved one player's rating: enough to recompute every rating."""
+class SeatResult(models.Model):
+    """A seat's result in one rated game and how it moved the rating (rating events and the
+    rows a recompute rebuilds share these columns)."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rating_events")
-    rating = models.ForeignKey(PlayerRating, on_delete=models.CASCADE, related_name="events")
     seat = models.PositiveSmallIntegerField()
     rank = models.PositiveSmallIntegerField(help_text=_("1 = first."))
     score = models.PositiveSmallIntegerField()
@@ -79,6 +78,16 @@ class RatingEvent(models.Model):
     sigma_before = models.FloatField()
     mu_after = models.FloatField()
     sigma_after = models.FloatField()
+
+    class Meta:
+        abstract = True
+
+
+class RatingEvent(SeatResult):
+    """How one game moved one player's rating: enough to recompute every rating."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rating_events")
+    rating = models.ForeignKey(PlayerRating, on_delete=models.CASCADE, related_name="events")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -249,21 +258,13 @@ class RatingsRecompute(models.Model):
         return self.games_done / seconds if seconds > 0 else None
 
 
-class RebuiltEvent(models.Model):
+class RebuiltEvent(SeatResult):
     """A rating event as a recompute rebuilds it, kept aside until the rebuild swaps in
     (``ratings.recompute``): pages go on reading ``RatingEvent`` meanwhile. Rows are in the
     order the games ended (by id)."""
 
     game_id = models.BigIntegerField()
     rating_id = models.BigIntegerField()
-    seat = models.PositiveSmallIntegerField()
-    rank = models.PositiveSmallIntegerField()
-    score = models.PositiveSmallIntegerField()
-    won = models.BooleanField(default=False)
-    mu_before = models.FloatField()
-    sigma_before = models.FloatField()
-    mu_after = models.FloatField()
-    sigma_after = models.FloatField()
 
     class Meta:
         indexes = [models.Index(fields=["game_id", "seat"], name="rebuilt_event_game")]
