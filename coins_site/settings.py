@@ -312,7 +312,13 @@ COINS_ANALYSIS_ITERATIONS = int(os.environ.get("COINS_ANALYSIS_ITERATIONS", "300
 COINS_ANALYSIS_LUCK_DEALS = int(os.environ.get("COINS_ANALYSIS_LUCK_DEALS", "200"))
 COINS_ANALYSIS_POLL = float(os.environ.get("COINS_ANALYSIS_POLL", "2"))
 COINS_ANALYSIS_PROCESSES = int(os.environ.get("COINS_ANALYSIS_PROCESSES", "1"))
-COINS_RUNNER_LANES = ["analysis.lane.analyse_forever", "tournaments.lane.pair_forever"]
+# Ratings (ratings/lane.py): how often an idle ratings lane looks for finished games to rate.
+COINS_RATINGS_POLL = float(os.environ.get("COINS_RATINGS_POLL", "0.5"))
+COINS_RUNNER_LANES = [
+    "analysis.lane.analyse_forever",
+    "tournaments.lane.pair_forever",
+    "ratings.lane.rate_forever",
+]
 # Puzzles (puzzles/finding.py): a position is a puzzle when every other card's win chance is
 # at least this far (0..1) below the best card's.
 COINS_PUZZLE_MARGIN = float(os.environ.get("COINS_PUZZLE_MARGIN", "0.10"))

@@ -1,6 +1,7 @@
 """Inserting many rows at once: the seeder of the benchmarks and the ratings' recompute."""
 
 import json
+from datetime import datetime
 
 from django.db import connection
 
@@ -29,3 +30,22 @@ def rows_insert(model, rows: list, *, with_pk: bool = True) -> None:
                         for f in fields
                     ]
                 )
+
+
+def tuples_insert(model, columns: tuple[str, ...], rows: list[tuple]) -> None:
+    """Insert plain tuples (JSON already as text) into ``model``'s table, in ``columns``:
+    thousands of rows a batch cost no model instances."""
+    if not rows:
+        return
+    table = connection.ops.quote_name(model._meta.db_table)
+    names = ", ".join(connection.ops.quote_name(c) for c in columns)
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            with cursor.cursor.copy(f"COPY {table} ({names}) FROM STDIN") as copy:
+                for row in rows:
+                    copy.write_row(row)
+            return
+        adapt = connection.ops.adapt_datetimefield_value
+        rows = [tuple(adapt(v) if isinstance(v, datetime) else v for v in row) for row in rows]
+        marks = ", ".join(["%s"] * len(columns))
+        cursor.executemany(f"INSERT INTO {table} ({names}) VALUES ({marks})", rows)

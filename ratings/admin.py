@@ -155,10 +155,39 @@ admin.site.register(User, UserWithRatingAdmin)
 
 @admin.register(RatingsRecompute)
 class RatingsRecomputeAdmin(admin.ModelAdmin):
-    """Recompute requests and how they went (a table runner serves them)."""
+    """Recompute requests and how they went (a table runner serves them, chunk by chunk:
+    reload the page to follow one)."""
 
-    list_display = ["requested_at", "requested_by", "finished_at", "games"]
-    readonly_fields = ["requested_by", "requested_at", "finished_at", "games"]
+    list_display = ["requested_at", "requested_by", "progress", "speed", "finished_at", "games"]
+    readonly_fields = [
+        "requested_by",
+        "requested_at",
+        "started_at",
+        "cutoff",
+        "progress",
+        "speed",
+        "finished_at",
+        "games",
+    ]
+    exclude = ["games_done", "games_total", "progress_at"]
 
     def has_add_permission(self, request):
         return False
+
+    @admin.display(description=_("progress"))
+    def progress(self, recompute: RatingsRecompute) -> str:
+        if recompute.started_at is None:
+            return _("waiting for a table runner")
+        total = recompute.games_total
+        if not total:
+            return f"{recompute.games_done}"
+        return _("%(done)d of %(total)d games (%(percent)d%%)") % {
+            "done": recompute.games_done,
+            "total": total,
+            "percent": 100 * recompute.games_done // total,
+        }
+
+    @admin.display(description=_("games per second"))
+    def speed(self, recompute: RatingsRecompute) -> str:
+        rate = recompute.rate
+        return "\N{EN DASH}" if rate is None else f"{rate:,.0f}"

@@ -69,11 +69,10 @@ class PlayerRating(models.Model):
         return self.games < PROVISIONAL_GAMES or self.sigma > PROVISIONAL_SIGMA
 
 
-class RatingEvent(models.Model):
-    """How one game moved one player's rating: enough to recompute every rating."""
+class SeatResult(models.Model):
+    """A seat's result in one rated game and how it moved the rating (rating events and the
+    rows a recompute rebuilds share these columns)."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rating_events")
-    rating = models.ForeignKey(PlayerRating, on_delete=models.CASCADE, related_name="events")
     seat = models.PositiveSmallIntegerField()
     rank = models.PositiveSmallIntegerField(help_text=_("1 = first."))
     score = models.PositiveSmallIntegerField()
@@ -82,6 +81,16 @@ class RatingEvent(models.Model):
     sigma_before = models.FloatField()
     mu_after = models.FloatField()
     sigma_after = models.FloatField()
+
+    class Meta:
+        abstract = True
+
+
+class RatingEvent(SeatResult):
+    """How one game moved one player's rating: enough to recompute every rating."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rating_events")
+    rating = models.ForeignKey(PlayerRating, on_delete=models.CASCADE, related_name="events")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -256,12 +265,25 @@ class FrozenStanding(models.Model):
 
 class RatingsRecompute(models.Model):
     """A request, from the admin, to rebuild every rating from the match history; a table
-    runner serves it (``ratings.receivers``), whatever process is alive."""
+    runner serves it (``ratings.receivers``), whatever process is alive.
+
+    The rebuild goes in chunks that commit as they go (``ratings.recompute``): the games
+    rated so far and where the next chunk starts are kept here, so a rebuild whose process
+    died resumes where its last chunk ended."""
 
     requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
     )
     requested_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    cutoff = models.DateTimeField(
+        null=True, blank=True, help_text=_("Games that ended up to here are in the rebuild.")
+    )
+    after_finished_at = models.DateTimeField(null=True, blank=True, editable=False)
+    after_game = models.BigIntegerField(null=True, blank=True, editable=False)
+    games_done = models.PositiveIntegerField(default=0, help_text=_("Games gone through."))
+    games_total = models.PositiveIntegerField(null=True, blank=True)
+    progress_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     games = models.PositiveIntegerField(null=True, blank=True, help_text=_("Games rated."))
 
@@ -270,3 +292,45 @@ class RatingsRecompute(models.Model):
 
     def __str__(self) -> str:
         return f"Recompute requested {self.requested_at:%Y-%m-%d %H:%M}"
+
+    @property
+    def rate(self) -> float | None:
+        """Games gone through per second so far (None before the first chunk)."""
+        if self.started_at is None or self.progress_at is None or not self.games_done:
+            return None
+        seconds = (self.progress_at - self.started_at).total_seconds()
+        return self.games_done / seconds if seconds > 0 else None
+
+
+class RebuiltEvent(SeatResult):
+    """A rating event as a recompute rebuilds it, kept aside until the rebuild swaps in
+    (``ratings.recompute``): pages go on reading ``RatingEvent`` meanwhile. Rows are in the
+    order the games ended (by id)."""
+
+    game_id = models.BigIntegerField()
+    rating_id = models.BigIntegerField()
+
+    class Meta:
+        indexes = [models.Index(fields=["game_id", "seat"], name="rebuilt_event_game")]
+
+    def __str__(self) -> str:
+        return f"{self.rating_id} in game {self.game_id} (rebuilt)"
+
+
+class RatingQueue(models.Model):
+    """A finished game waiting to be rated: written in the game's aftermath (so it survives
+    the process that ended the game), rated and removed by a ratings lane
+    (``ratings.lane``), in the order the games ended."""
+
+    game = models.OneToOneField(
+        Game, primary_key=True, on_delete=models.CASCADE, related_name="+"
+    )
+    finished_at = models.DateTimeField(null=True)
+    queued_at = models.DateTimeField(auto_now_add=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        indexes = [models.Index(fields=["finished_at", "game"], name="rating_queue_order")]
+
+    def __str__(self) -> str:
+        return f"Game {self.game_id} to rate"

@@ -1,10 +1,11 @@
-"""What ratings does for games: rate each game once it is over, from the table runner that
-serves its aftermath; serve recompute requests; answer the pages' questions (a player's
-rating, a finished game's rating changes).
+"""What ratings does for games: queue each game once it is over, from the table runner that
+serves its aftermath (a ratings lane rates it: ``ratings.queue``); serve recompute requests;
+answer the pages' questions (a player's rating, a finished game's rating changes).
 
 A game's last card schedules its aftermath (``Game.due_at``) in the same transaction, so a
-game ends rated even if the process that played its last card dies right after: whichever
-runner is alive picks the aftermath up (``games/runner.py``), off the move's path.
+game ends queued even if the process that played its last card dies right after: whichever
+runner is alive picks the aftermath up (``games/runner.py``), off the move's path, and
+whichever ratings lane is alive rates it.
 
 A leaderboard's standings are rebuilt from the rating events when the board is created or its
 games change (window, target, opponents); minimum games, exclusions and bots listed are
@@ -13,7 +14,6 @@ applied when a page is read.
 
 import logging
 
-from django.db import transaction
 from django.db.models.signals import post_save, pre_save
 from django.dispatch import receiver
 from django.utils import timezone
@@ -21,19 +21,20 @@ from django.utils import timezone
 from games.signals import game_over, leaving_cost_of, player_page, rating_changes_of, runner_idle
 
 from .models import Leaderboard, PlayerRating, RatingsRecompute
-from .recompute import ratings_recompute
+from .queue import game_queue
+from .recompute import ratings_recompute, recompute_slot
 from .selectors import leaving_cost, rating_changes, rating_history
-from .services import game_rate
 from .standings import standings_rebuild
 
 log = logging.getLogger(__name__)
 
 
 @receiver(game_over)
-def rate_finished_game(sender, game_id: int, **kwargs) -> None:
-    """Rate the game inside its aftermath's transaction (idempotent); a failure leaves the
-    aftermath due, and the runner tries again a little later."""
-    game_rate(game_id=game_id)
+def queue_finished_game(sender, game_id: int, **kwargs) -> None:
+    """Queue the game for a ratings lane inside its aftermath's transaction (idempotent):
+    the runner never waits for the rating lock. A failure leaves the aftermath due, and the
+    runner tries again a little later."""
+    game_queue(game_id=game_id)
 
 
 @receiver(player_page)
@@ -57,23 +58,21 @@ def rating_lost_by_leaving(sender, game_id: int, seat: int, **kwargs) -> dict:
 
 @receiver(runner_idle)
 def recompute_when_asked(sender, **kwargs) -> None:
-    """Serve the oldest pending recompute request (one runner at a time: the row is locked,
-    the others pass). A runner killed mid-way leaves it pending: another one redoes it."""
-    with transaction.atomic():
-        request = (
-            RatingsRecompute.objects.select_for_update(skip_locked=True)
-            .filter(finished_at=None)
-            .order_by("requested_at")
-            .first()
-        )
-        if request is None:
+    """Serve the oldest pending recompute request, one runner at a time (the others pass).
+    A runner killed mid-way leaves it pending: another one resumes it after its last chunk."""
+    request = RatingsRecompute.objects.filter(finished_at=None).order_by("requested_at").first()
+    if request is None:
+        return
+    with recompute_slot() as ours:
+        if not ours:
             return
-        request.games = ratings_recompute()
-        request.finished_at = timezone.now()
-        request.save(update_fields=["games", "finished_at"])
+        request.refresh_from_db()
+        if request.finished_at is not None:
+            return
+        games = ratings_recompute(request=request)
         RatingsRecompute.objects.filter(
             finished_at=None, requested_at__lte=request.requested_at
-        ).update(finished_at=request.finished_at, games=request.games)
+        ).update(finished_at=timezone.now(), games=games)
 
 
 DEFINITION = ("season_start", "season_end", "target", "opponents")

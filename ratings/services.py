@@ -29,12 +29,26 @@ RATING_LOCK = 0x436F696E  # "Coin": the advisory lock that keeps rating and reco
 
 def rating_lock_take(*, exclusive: bool) -> None:
     """Hold the rating lock until the transaction ends: shared by games being rated (they run
-    side by side), exclusive for a recompute (no game is rated while it rebuilds, and every
-    game rated before it began is in it). SQLite has one writer at a time already."""
-    if connection.vendor == "postgresql":
-        function = "pg_advisory_xact_lock" if exclusive else "pg_advisory_xact_lock_shared"
-        with connection.cursor() as cursor:
-            cursor.execute(f"SELECT {function}(%s)", [RATING_LOCK])
+    side by side), exclusive for a recompute's swap (no game is rated while the rebuilt
+    ratings take the place of the old). SQLite has one writer at a time already."""
+    advisory_lock("pg_advisory_xact_lock" if exclusive else "pg_advisory_xact_lock_shared")
+
+
+def rating_lock_try(*, exclusive: bool = False) -> bool:
+    """``rating_lock_take`` without waiting: False if the other side holds the lock."""
+    return advisory_lock(
+        "pg_try_advisory_xact_lock" if exclusive else "pg_try_advisory_xact_lock_shared"
+    )
+
+
+def advisory_lock(function: str, key: int = RATING_LOCK) -> bool:
+    """Call PostgreSQL's advisory lock ``function`` on ``key``; whether it was taken (the
+    waiting ones always are). Elsewhere (SQLite: one writer at a time) always True."""
+    if connection.vendor != "postgresql":
+        return True
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {function}(%s)", [key])
+        return cursor.fetchone()[0] is not False
 
 
 @transaction.atomic

@@ -15,6 +15,8 @@ from datetime import datetime
 
 from django.db import transaction
 
+from common.bulk_rows import rows_insert
+
 from .models import Leaderboard, RatingEvent, Standing
 
 BATCH = 2000
@@ -124,6 +126,54 @@ def standings_count(
     Standing.objects.bulk_update(
         changed, ["mu", "sigma", "ordinal", "games", "wins", "last_played"]
     )
+
+
+def _definition(board: Leaderboard) -> tuple:
+    """What decides which games count for ``board``."""
+    return (board.season_start, board.season_end, board.target, board.opponents)
+
+
+class StandingsBuilt:
+    """The kept boards' standings built in memory game by game, in the order games ended (a
+    recompute's chunks feed it), then put in place of the old at once (``replace``)."""
+
+    def __init__(self, boards: list[Leaderboard]):
+        self.boards = boards
+        self.lines: dict[int, dict[int, Standing]] = {board.pk: {} for board in boards}
+
+    def add(self, *, events, finished_at, target: int, has_bot: bool) -> None:
+        """Count one rated game, ``events`` as ``(rating id, user id, bot, won, mu after,
+        sigma after)`` in seat order, on the boards it belongs to (as ``standings_count``)."""
+        boards = [
+            board
+            for board in self.boards
+            if counts_for(board, finished_at=finished_at, target=target, has_bot=has_bot)
+        ]
+        if not boards:
+            return
+        for line in _lines(events):
+            for board in boards:
+                lines = self.lines[board.pk]
+                standing = lines.get(line.rating)
+                if standing is None:
+                    standing = lines[line.rating] = _new(board.pk, line)
+                _add(standing, line, finished_at)
+
+    def replace(self) -> int:
+        """Put the built lines in place of the standings of every kept board (a board made
+        or redefined meanwhile is rebuilt from the rating events); return the lines written."""
+        built = {board.pk: _definition(board) for board in self.boards}
+        boards = kept_boards()
+        Standing.objects.filter(leaderboard__in=boards).delete()
+        written = 0
+        for board in boards:
+            if built.get(board.pk) == _definition(board):
+                lines = list(self.lines[board.pk].values())
+                rows_insert(Standing, lines, with_pk=False)
+                written += len(lines)
+            else:
+                written += standings_rebuild(board=board)
+        return written
 
 
 @transaction.atomic

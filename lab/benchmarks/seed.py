@@ -28,7 +28,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from accounts.models import Profile
-from common.bulk_rows import rows_insert
+from common.bulk_rows import rows_insert, tuples_insert
 from games.engine import CARD_CODES, GameState
 from games.engine.bots import make_bot
 from games.models import Game, Hand, Play, PlayerStats, Seat, Trick
@@ -328,25 +328,6 @@ PLAY_COLUMNS = (
     "auto",
     "played_at",
 )
-
-
-def tuples_insert(model, columns: tuple[str, ...], rows: list[tuple]) -> None:
-    """Insert plain tuples (JSON already as text) into ``model``'s table, in ``columns``:
-    thousands of rows a batch cost no model instances."""
-    if not rows:
-        return
-    table = connection.ops.quote_name(model._meta.db_table)
-    names = ", ".join(connection.ops.quote_name(c) for c in columns)
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            with cursor.cursor.copy(f"COPY {table} ({names}) FROM STDIN") as copy:
-                for row in rows:
-                    copy.write_row(row)
-            return
-        adapt = connection.ops.adapt_datetimefield_value
-        rows = [tuple(adapt(v) if isinstance(v, datetime) else v for v in row) for row in rows]
-        marks = ", ".join(["%s"] * len(columns))
-        cursor.executemany(f"INSERT INTO {table} ({names}) VALUES ({marks})", rows)
 
 
 def _reset_sequences() -> None:

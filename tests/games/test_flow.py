@@ -260,23 +260,24 @@ def test_a_game_whose_due_work_fails_waits_and_the_others_are_served(alice, bob,
     assert runner.claim_and_run() == fine.pk  # served, not stuck behind the broken one
 
 
-def test_an_ended_game_stays_due_until_it_is_rated(alice, monkeypatch):
-    from ratings import services as rating_services
+def test_an_ended_game_stays_due_until_it_is_queued_for_rating(alice, monkeypatch):
+    from ratings import queue
 
     game = services.game_create(creator=alice, target=10, seat_kinds=["me", "random", "random"])
     serve_due(game.pk)
     flow.resign(game_id=game.pk, user=alice)
 
     def fails(**kwargs):
-        raise RuntimeError("the ratings table is locked")
+        raise RuntimeError("the ratings queue is unreachable")
 
-    monkeypatch.setattr("ratings.receivers.game_rate", fails)
+    monkeypatch.setattr("ratings.receivers.game_queue", fails)
     with pytest.raises(RuntimeError):
         flow.run_due(game.pk)
     assert Game.objects.get(pk=game.pk).due_at is not None  # still due: tried again later
-    monkeypatch.setattr("ratings.receivers.game_rate", rating_services.game_rate)
+    monkeypatch.setattr("ratings.receivers.game_queue", queue.game_queue)
     assert flow.run_due(game.pk)
     assert Game.objects.get(pk=game.pk).due_at is None
+    assert queue.queued_rate() == 1  # the ratings lane's part
     assert game.rating_events.count() == 3
 
 

@@ -13,7 +13,14 @@ from games.models import Game
 from games.table import flow
 from games.table import seats as services
 from games.table.loading import game_load
-from ratings.models import Leaderboard, LeaderboardExclusion, PlayerRating, RatingEvent
+from ratings.models import (
+    Leaderboard,
+    LeaderboardExclusion,
+    PlayerRating,
+    RatingEvent,
+    RatingQueue,
+)
+from ratings.queue import queued_rate
 from ratings.recompute import ratings_recompute
 from ratings.services import game_rate, ranks_of, season_close
 from tests.games.helpers import serve_due
@@ -37,14 +44,16 @@ def finish(creator, kinds, others=(), target=3) -> Game:
             flow.play_card(game_id=game.pk, user=seat.user, card=card)
     else:
         raise AssertionError("the game did not end")
-    game_rate(game_id=game.pk)  # on_commit does not run inside a test transaction
+    serve_due(game.pk)  # its aftermath queues it
+    queued_rate()  # and the ratings lane rates it
     return Game.objects.get(pk=game.pk)
 
 
 @pytest.mark.django_db(transaction=True)
 def test_games_are_rated_by_the_runner_once_their_last_move_commits(django_user_model):
     """Off the move's path: the last card schedules the game's aftermath in its own
-    transaction (so it survives the process that played it), and a runner rates it."""
+    transaction (so it survives the process that played it), a runner queues it, and a
+    ratings lane rates it."""
     alice = django_user_model.objects.create_user("al")
     game = services.game_quick_play(user=alice, bot="random", target=3)
     for _move in range(400):  # a game to 3 ends within a hand or two
@@ -60,7 +69,11 @@ def test_games_are_rated_by_the_runner_once_their_last_move_commits(django_user_
         raise AssertionError("the game did not end")
     ended = Game.objects.get(pk=game.pk)
     assert ended.due_at is not None and not RatingEvent.objects.filter(game=game).exists()
-    serve_due(game.pk)
+    serve_due(game.pk)  # the aftermath queues it: the runner never waits for the rating lock
+    assert RatingQueue.objects.filter(game=game).exists()
+    assert not RatingEvent.objects.filter(game=game).exists()
+    assert queued_rate() == 1  # a ratings lane rates it
+    assert not RatingQueue.objects.exists()
     assert RatingEvent.objects.filter(game=game).count() == 3
     assert PlayerRating.objects.get(user=alice).games == 1
     assert Game.objects.get(pk=game.pk).due_at is None
@@ -112,6 +125,7 @@ def test_recomputing_from_history_is_idempotent_and_equals_the_incremental_resul
     services.seat_join(game_id=left.pk, user=users[0])
     flow.resign(game_id=left.pk, user=users[0])  # abandoned: the leaver ranks last
     serve_due(left.pk)
+    queued_rate()
 
     def snapshot():
         return sorted(

@@ -1,0 +1,82 @@
+"""Finished games wait in a queue to be rated, off the tables' way.
+
+A game's aftermath (served by a table runner) only writes a ``RatingQueue`` row, in its own
+transaction: nothing is lost if the process dies, and the runner never waits for the rating
+lock, which a recompute's swap holds for a while. Each runner process runs a ratings lane
+(``ratings.lane``) that rates queued games one at a time in the order they ended: it takes
+the rating lock without waiting (if a recompute is swapping its rebuilt ratings in, it tries
+again later) and a second lock that lets one lane at a time rate, so two lanes never rate two
+games out of order. A game is rated once: its queue row goes in the transaction that rates
+it, and ``game_rate`` rates a game only once anyway.
+"""
+
+from __future__ import annotations
+
+import logging
+from functools import partial
+
+from django.db import transaction
+
+from games.models import Game
+from games.realtime.push import notify_table
+
+from .models import RatingQueue
+from .services import RATED_STATUSES, advisory_lock, game_rate, rating_lock_try
+
+log = logging.getLogger(__name__)
+
+LANE_LOCK = 0x436F696F  # one lane rates at a time: games are rated in the order they ended
+MAX_ATTEMPTS = 5  # a game whose rating failed this often stays queued, left alone (logged)
+
+
+def game_queue(*, game_id: int) -> None:
+    """Queue a finished game for rating (inside its aftermath's transaction); once only.
+    Games no rating counts (casual, or closed before their deal) are not queued."""
+    game = (
+        Game.objects.filter(pk=game_id, is_rated=True, status__in=RATED_STATUSES)
+        .exclude(started_at=None)
+        .values("finished_at")
+        .first()
+    )
+    if game is not None:
+        RatingQueue.objects.bulk_create(
+            [RatingQueue(game_id=game_id, finished_at=game["finished_at"])],
+            ignore_conflicts=True,
+        )
+
+
+def queued_rate_next() -> int | None:
+    """Rate the queued game that ended first; return its id, or None when none is queued,
+    another lane is rating or a recompute is swapping its ratings in (try again later)."""
+    with transaction.atomic():
+        if not rating_lock_try() or not advisory_lock("pg_try_advisory_xact_lock", LANE_LOCK):
+            return None
+        queued = (
+            RatingQueue.objects.select_for_update(skip_locked=True)
+            .filter(attempts__lt=MAX_ATTEMPTS)
+            .order_by("finished_at", "game_id")
+            .first()
+        )
+        if queued is None:
+            return None
+        game_id = queued.game_id
+        try:
+            with transaction.atomic():
+                game_rate(game_id=game_id)
+        except Exception:  # this game only: the lane goes on with the next
+            log.exception("Rating game %s failed (attempt %s)", game_id, queued.attempts)
+            queued.attempts += 1
+            queued.save(update_fields=["attempts"])
+            return game_id
+        queued.delete()
+        transaction.on_commit(partial(notify_table, game_id, -1))  # the ratings to show
+    return game_id
+
+
+def queued_rate(limit: int = 100) -> int:
+    """Rate queued games until none is left to rate now (at most ``limit``); return how many
+    were taken. Tests drain the queue with it, as a lane would."""
+    taken = 0
+    while taken < limit and queued_rate_next() is not None:
+        taken += 1
+    return taken

@@ -1,0 +1,132 @@
+"""The ratings lane: finished games wait in a queue, and lanes rate them once each, in the
+order they ended, never waiting for the rating lock."""
+
+import threading
+from datetime import timedelta
+from itertools import pairwise
+
+import pytest
+from django.db import connection, transaction
+
+from games.models import Game
+from ratings.models import PlayerRating, RatingEvent, RatingQueue
+from ratings.queue import MAX_ATTEMPTS, game_queue, queued_rate, queued_rate_next
+from ratings.services import rating_lock_take
+from tests.games.helpers import at_once
+from tests.ratings.test_ratings import finish
+
+pytestmark = pytest.mark.django_db
+
+postgresql_only = pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="several lanes at once need PostgreSQL"
+)
+
+
+def unrated(*games: Game) -> None:
+    """The games as if their aftermath had just queued them: no rating yet."""
+    RatingEvent.objects.all().delete()
+    PlayerRating.objects.all().update(games=0, wins=0, mu=25.0, sigma=25.0 / 3)
+    for game in games:
+        game_queue(game_id=game.pk)
+
+
+def test_a_game_is_queued_once_and_casual_games_not_at_all(django_user_model):
+    alice = django_user_model.objects.create_user("al")
+    game = finish(alice, ["me", "random", "random"])
+    unrated(game)
+    game_queue(game_id=game.pk)  # an aftermath tried again
+    assert RatingQueue.objects.get().finished_at == game.finished_at
+    Game.objects.filter(pk=game.pk).update(is_rated=False)
+    RatingQueue.objects.all().delete()
+    game_queue(game_id=game.pk)
+    assert not RatingQueue.objects.exists()
+
+
+def test_queued_games_are_rated_in_the_order_they_ended(django_user_model):
+    """Two games seat the random bot (one rating row): the one that ended first is rated
+    first, whichever was queued first."""
+    alice = django_user_model.objects.create_user("al")
+    first = finish(alice, ["me", "random", "random"])
+    second = finish(alice, ["me", "random", "random"])
+    Game.objects.filter(pk=first.pk).update(finished_at=second.finished_at + timedelta(minutes=1))
+    unrated(second, Game.objects.get(pk=first.pk))  # now the second game ended first
+    assert queued_rate() == 2 and not RatingQueue.objects.exists()
+    befores = {
+        event.game_id: event.mu_before for event in RatingEvent.objects.filter(seat=0)
+    }  # alice's seat
+    assert befores[second.pk] == 25.0 and befores[first.pk] != 25.0
+
+
+def test_a_game_that_fails_to_rate_does_not_hold_up_the_others(django_user_model, monkeypatch):
+    from ratings import services
+
+    alice = django_user_model.objects.create_user("al")
+    broken, fine = (finish(alice, ["me", "random", "random"]) for _ in range(2))
+    unrated(broken, fine)
+    rate = services.game_rate
+
+    def fails_for_one(*, game_id, **kwargs):
+        if game_id == broken.pk:
+            raise RuntimeError("a broken game")
+        return rate(game_id=game_id, **kwargs)
+
+    monkeypatch.setattr("ratings.queue.game_rate", fails_for_one)
+    queued_rate()
+    assert RatingEvent.objects.filter(game=fine).count() == 3
+    left = RatingQueue.objects.get()
+    assert left.game_id == broken.pk and left.attempts == MAX_ATTEMPTS
+    assert not RatingEvent.objects.filter(game=broken).exists()
+
+
+@postgresql_only
+@pytest.mark.django_db(transaction=True)
+def test_fifty_lanes_at_once_rate_every_queued_game_once_and_in_order(django_user_model):
+    alice = django_user_model.objects.create_user("al")
+    bob = django_user_model.objects.create_user("bo")
+    games = [finish(user, ["me", "random", "random"]) for user in (alice, bob) * 3]
+    unrated(*games)
+    taken = at_once(*[queued_rate for _ in range(50)])
+    assert sum(taken) == len(games) and not RatingQueue.objects.exists()
+    for game in games:
+        assert RatingEvent.objects.filter(game=game).count() == 3
+    bots = PlayerRating.objects.get(bot="random")
+    assert bots.games == 2 * len(games)
+    rated_order = list(
+        RatingEvent.objects.filter(seat=1).order_by("pk").values_list("game_id", flat=True)
+    )
+    assert rated_order == [g.pk for g in sorted(games, key=lambda g: (g.finished_at, g.pk))]
+    by_game: dict[int, list] = {}
+    for event in RatingEvent.objects.filter(rating=bots).order_by("pk"):
+        by_game.setdefault(event.game_id, []).append(event)
+    chain = list(by_game.values())
+    for last, this in pairwise(chain):  # each from the one before
+        assert this[0].mu_before == pytest.approx(sum(e.mu_after for e in last) / 2)
+
+
+@postgresql_only
+@pytest.mark.django_db(transaction=True)
+def test_a_lane_passes_while_a_swap_holds_the_rating_lock(django_user_model):
+    """A recompute's swap holds the rating lock: the lane does not wait for it, the game
+    stays queued, and the next look rates it."""
+    alice = django_user_model.objects.create_user("al")
+    game = finish(alice, ["me", "random", "random"])
+    unrated(game)
+    held, release = threading.Event(), threading.Event()
+
+    def swap():
+        with transaction.atomic():
+            rating_lock_take(exclusive=True)
+            held.set()
+            release.wait(timeout=30)
+        connection.close()
+
+    thread = threading.Thread(target=swap)
+    thread.start()
+    try:
+        assert held.wait(timeout=30)
+        assert queued_rate_next() is None  # at once, not after the swap
+        assert RatingQueue.objects.filter(game=game).exists()
+    finally:
+        release.set()
+        thread.join()
+    assert queued_rate() == 1 and RatingEvent.objects.filter(game=game).count() == 3
