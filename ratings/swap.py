@@ -16,6 +16,7 @@ from games.models import Game
 from .models import (
     DEFAULT_MU,
     DEFAULT_SIGMA,
+    Leaderboard,
     PlayerRating,
     RatingEvent,
     RatingQueue,
@@ -59,6 +60,8 @@ def rebuilt_swap(*, request: RatingsRecompute, ratings: dict, standings=None) ->
         standings_rebuild()
     else:
         standings.replace()
+    # events updated in place keep their ids: the boards' ranks would not see they are behind
+    Leaderboard.objects.update(ranked_at=None)
     request.finished_at = now
     request.save(update_fields=["finished_at"])
     transaction.on_commit(rebuilt_clear)

@@ -190,3 +190,14 @@ def test_a_heavy_players_history_walks_their_index_from_the_newest(django_user_m
             plans[user.username] = "\n".join(row[0] for row in cursor.fetchall())
     assert "Sort" not in plans["heavy"], plans["heavy"]
     assert all("Seq Scan on ratings_ratingevent" not in plan for plan in plans.values()), plans
+
+
+def test_a_recompute_has_every_board_ranked_again(django_user_model):
+    """The swap updates rating events in place (their ids stay): the boards are told."""
+    from ratings.recompute import ratings_recompute
+
+    board = board_of(django_user_model, 3)
+    selectors.standings_page(board)
+    ratings_recompute()
+    board.refresh_from_db()
+    assert board.ranked_at is None

@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("ratings", "0009_bots_are_no_choices"),
+        ("ratings", "0010_lanes"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
