@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from accounts.benchmarks import Visitor
 from lab.benchmarks.servers import DaphneServer, new_player, use_a_key_of_our_own
@@ -46,7 +46,7 @@ TABLE_LINK = re.compile(r'href="[^"]*?/(\d+)/" data-action="tournament-table"')
 LIVE_STATUS = re.compile(r'id="tournament-live" data-status="(\w+)"')
 OVER = ("finished", "cancelled")
 POLL_OPEN, POLL_CLOSED = 30.0, 3.0  # the page's polls (static/js/tournament.js)
-JOIN_SPREAD = 5.0  # people arrive within this many seconds, not in one millisecond
+JOIN_SPREAD = 15.0  # seconds: people arrive one by one before the start, not all at once
 TRIES_A_TABLE = 3  # a table socket that fails or goes silent is reopened this often
 
 
@@ -98,42 +98,54 @@ class Page:
         self.status, self.table = status.group(1), int(link.group(1)) if link else None
         self.changed.set()
 
-    async def follow(self, socket) -> None:
-        self.socket_open = True
-        try:
-            async for frame in socket:
-                self.read(frame)
-        except ConnectionClosed:
-            pass
-        finally:
-            self.socket_open = False
-            self.changed.set()
+    async def follow(self, person: Person, path: str, tally: PlayTally) -> None:
+        """Keep the page's socket open as htmx's ws extension does: reopened after a failure
+        or a close, 1 s later, then 2, 4, up to 8 s (each failure counted as an error)."""
+        pause = 1.0
+        while self.status not in OVER:
+            try:
+                async with person.socket(path) as socket:
+                    self.socket_open, pause = True, 1.0
+                    async for frame in socket:
+                        self.read(frame)
+            except (ConnectionClosed, InvalidHandshake, OSError, TimeoutError) as error:
+                tally.errors[f"page socket: {type(error).__name__}"] += 1
+            finally:
+                self.socket_open = False
+                self.changed.set()
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, 8.0)
 
 
 async def take_part(
-    person: Person, *, tournament_id: int, think: float, tally: PlayTally, until: float, arrived
+    person: Person,
+    *,
+    tournament_id: int,
+    think: float,
+    tally: PlayTally,
+    until: float,
+    arrived,
+    join_spread: float = JOIN_SPREAD,
 ) -> None:
     """Join, then play every table the page shows until the tournament is over."""
     page_path = f"/tournaments/{tournament_id}/"
     visitor = person.visitor()
     try:
-        await asyncio.sleep(random.uniform(0, JOIN_SPREAD))
+        await asyncio.sleep(random.uniform(0, join_spread))
         status, _ = await asyncio.to_thread(
             lambda: visitor.post(page_path + "join/", {}, visitor.token(page_path))
         )
-        if status != 302:
-            tally.errors[f"join answered {status}"] += 1
-            return
-        live = await person.socket(f"/ws/tournaments/{tournament_id}/")
     finally:
         arrived()
+    if status != 302:
+        tally.errors[f"join answered {status}"] += 1
+        return
     page = Page()
-    reader = asyncio.create_task(page.follow(live))
+    reader = asyncio.create_task(page.follow(person, f"/ws/tournaments/{tournament_id}/", tally))
     try:
         await _play_tables(person, page, visitor, page_path, think, tally, until)
     finally:
         reader.cancel()
-        await live.close()
 
 
 async def _play_tables(person, page, visitor, page_path, think, tally, until) -> None:
@@ -189,7 +201,7 @@ async def _play_at(person: Person, table: int, think: float, tally: PlayTally) -
             return await play_game(ws, think, math.inf, tally)
     except TimeoutError:
         return False  # a stall, counted where it was seen
-    except (ConnectionClosed, InvalidStatus, OSError) as error:
+    except (ConnectionClosed, InvalidHandshake, OSError) as error:
         tally.errors[f"table socket: {type(error).__name__}"] += 1
         return False
 
@@ -201,7 +213,12 @@ async def _sample_load(tally: PlayTally) -> None:
 
 
 async def run_people(
-    *, people: list[Person], tournament_id: int, think: float, seconds: float
+    *,
+    people: list[Person],
+    tournament_id: int,
+    think: float,
+    seconds: float,
+    join_spread: float = JOIN_SPREAD,
 ) -> PlayTally:
     """Everyone joins; once all are in, staff start the tournament; then all play it out (or
     until ``seconds`` have passed)."""
@@ -224,6 +241,7 @@ async def run_people(
                 tally=tally,
                 until=until,
                 arrived=arrived,
+                join_spread=join_spread,
             )
         )
         for person in people
@@ -268,6 +286,7 @@ def benchmark(
     target: int = 10,
     bot_pause: float = 0.8,
     time_limit: float | None = None,
+    join_spread: float = JOIN_SPREAD,
     extra_env: dict | None = None,
 ) -> dict:
     """Run one tournament of ``people`` scripted people on one Daphne (with its runner and
@@ -298,7 +317,13 @@ def benchmark(
     cpu_before = daphne.cpu_seconds()
     try:
         tally = asyncio.run(
-            run_people(people=persons, tournament_id=tournament.pk, think=think, seconds=time_limit)
+            run_people(
+                people=persons,
+                tournament_id=tournament.pk,
+                think=think,
+                seconds=time_limit,
+                join_spread=join_spread,
+            )
         )
     finally:
         elapsed = time.monotonic() - started

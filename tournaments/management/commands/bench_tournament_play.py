@@ -33,6 +33,12 @@ class Command(BaseCommand):
             help="seconds the bots filling free seats wait (the site's default: 0.8)",
         )
         parser.add_argument(
+            "--join-seconds",
+            type=float,
+            default=15.0,
+            help="people join at random moments within this many seconds before the start",
+        )
+        parser.add_argument(
             "--time-limit", type=float, help="seconds before the people give up waiting"
         )
 
@@ -51,6 +57,7 @@ class Command(BaseCommand):
             target=target,
             bot_pause=options["bot_pause"],
             time_limit=options["time_limit"],
+            join_spread=options["join_seconds"],
         )
         self.stdout.write(summary(figures))
         self.stdout.write(json.dumps(figures))
