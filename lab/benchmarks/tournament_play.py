@@ -23,6 +23,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from django.conf import settings
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from accounts.benchmarks import Visitor
@@ -53,6 +54,7 @@ TRIES_A_TABLE = 3  # a table socket that fails or goes silent is reopened this o
 @dataclass
 class PlayTally(Tally):
     table_waits: list[float] = field(default_factory=list)  # a game's end -> next table shown
+    page_frames: int = 0  # live parts pushed to the page sockets (each rendered for its viewer)
     polls: int = 0
     polls_found_table: int = 0  # a table the page's poll showed before its socket did
     reopened_tables: int = 0
@@ -107,6 +109,7 @@ class Page:
                 async with person.socket(path) as socket:
                     self.socket_open, pause = True, 1.0
                     async for frame in socket:
+                        tally.page_frames += 1
                         self.read(frame)
             except (ConnectionClosed, InvalidHandshake, OSError, TimeoutError) as error:
                 tally.errors[f"page socket: {type(error).__name__}"] += 1
@@ -349,6 +352,7 @@ def benchmark(
         "turn_wait_ms": spread([x * 1000 for x in tally.turn_waits]),
         "table_wait_ms": spread([x * 1000 for x in tally.table_waits]),
         "games_finished_by_people": tally.games_finished,
+        "page_frames": tally.page_frames,
         "polls": tally.polls,
         "polls_found_table": tally.polls_found_table,
         "reopened_tables": tally.reopened_tables,
@@ -366,6 +370,8 @@ def benchmark(
             "mean": round(sum(tally.loads) / len(tally.loads), 2) if tally.loads else None,
         },
         "cores": os.cpu_count(),
+        "settings": os.environ.get("DJANGO_SETTINGS_MODULE"),  # the server's, too
+        "debug": settings.DEBUG,
         "check": tournament_check(tournament.pk),
         **query_figures(query_log),
     }

@@ -45,6 +45,8 @@ class Command(BaseCommand):
     def handle(self, *args, kind, people, rounds, minutes, think, clock, target, **options):
         if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
             raise CommandError("Set DATABASE_URL to a PostgreSQL database: the server shares it.")
+        if "tournaments.lane.pair_forever" not in settings.COINS_RUNNER_LANES:
+            raise CommandError("The runner's lanes (COINS_RUNNER_LANES) must pair tournaments.")
         if people < 2 or rounds < 1 or minutes <= 0 or think < 0 or target < 1:
             raise CommandError("--people (2+), --rounds, --minutes and --target must be positive.")
         figures = benchmark(
@@ -80,7 +82,8 @@ def summary(f: dict) -> str:
         f"for their next table: p50 {table['p50']} ms, p95 {table['p95']} ms, "
         f"max {table['max']} ms",
         f"errors {f['errors']} {f['error_kinds'] or ''}, stalled tables "
-        f"{len(f['stalled_tables'])}, tables reopened {f['reopened_tables']}, page polls "
+        f"{len(f['stalled_tables'])}, tables reopened {f['reopened_tables']}, live parts pushed to "
+        f"the pages {f['page_frames']}, page polls "
         f"{f['polls']} (found a table first: {f['polls_found_table']}), people who saw the end "
         f"{f['people_done']}/{f['people']}",
         f"tournament {check['status']}; standings consistent: {check['consistent']} (games "
