@@ -40,8 +40,21 @@ class Visitor:
             urllib.request.HTTPCookieProcessor(self.jar), _NoRedirect()
         )
 
-    def get(self, path: str) -> tuple[int, str]:
-        return self._open(urllib.request.Request(self.base + path))
+    def get(self, path: str, headers: dict | None = None) -> tuple[int, str]:
+        return self._open(urllib.request.Request(self.base + path, headers=headers or {}))
+
+    def sign_in_as(self, session_key: str) -> None:
+        """Carry the session cookie ``session_key`` (a session made as the login view would)."""
+        host = urllib.parse.urlsplit(self.base).hostname
+        self.jar.set_cookie(
+            http.cookiejar.Cookie(
+                **{"version": 0, "name": "sessionid", "value": session_key, "port": None},
+                **{"port_specified": False, "domain": host, "domain_specified": False},
+                **{"domain_initial_dot": False, "path": "/", "path_specified": True},
+                **{"secure": False, "expires": None, "discard": True, "comment": None},
+                **{"comment_url": None, "rest": {}},
+            )
+        )
 
     def token(self, form_path: str) -> str:
         match = CSRF_FIELD.search(self.get(form_path)[1])

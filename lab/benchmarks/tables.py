@@ -75,24 +75,29 @@ async def play_table(
     await asyncio.sleep(random.uniform(0, think))
     while time.monotonic() < deadline:
         game = await sync_to_async(services.game_quick_play)(user=user, bot=bot, target=target)
-        headers = {
-            "Cookie": f"sessionid={session_key}",
-            "Origin": origin,
-            "X-Forwarded-For": address,
-        }
-        async with websockets.connect(
-            f"{base}/ws/games/{game.pk}/",
-            additional_headers=headers,
-            max_size=2**22,
-            compression=None,
+        async with person_socket(
+            base, f"/ws/games/{game.pk}/", session_key=session_key, address=address, origin=origin
         ) as ws:
             ws.game_id = game.pk
             try:
-                if not await _play_game(ws, think, deadline, tally):
+                if not await play_game(ws, think, deadline, tally):
                     return
             except TimeoutError:
                 return
         tally.games_finished += 1
+
+
+def person_socket(base: str, path: str, *, session_key: str, address: str, origin: str = ""):
+    """A socket to ``path`` opened as the person of ``session_key`` would, from ``address``
+    (the benchmark's servers trust it as their proxy): an async context manager."""
+    headers = {
+        "Cookie": f"sessionid={session_key}",
+        "Origin": origin or _origin(base),
+        "X-Forwarded-For": address,
+    }
+    return websockets.connect(
+        base + path, additional_headers=headers, max_size=2**22, compression=None
+    )
 
 
 async def _next_board(ws, tally: Tally, after: int = -1) -> tuple[str | None, int]:
@@ -113,8 +118,9 @@ async def _next_board(ws, tally: Tally, after: int = -1) -> tuple[str | None, in
             return frame, int(found.group(1))
 
 
-async def _play_game(ws, think: float, deadline: float, tally: Tally) -> bool:
-    """Play one game to its end; return False if the deadline came first."""
+async def play_game(ws, think: float, deadline: float, tally: Tally) -> bool:
+    """Play one game at ``ws`` (its ``game_id`` set) to its end, timing each card's update;
+    return False if the deadline came first."""
     frame, moves = await _next_board(ws, tally)
     sent = None  # when our last card went: the wait for our next turn starts there
     while True:
@@ -212,7 +218,18 @@ async def run_tables(
     return tally
 
 
-def _spread(values: list[float]) -> dict:
+def latency_figures(values: list[float]) -> dict:
+    """p50, p95, p99, max and mean of ``values`` (milliseconds)."""
+    return {
+        "p50": round(percentile(values, 0.50), 2),
+        "p95": round(percentile(values, 0.95), 2),
+        "p99": round(percentile(values, 0.99), 2),
+        "max": round(max(values), 2) if values else None,
+        "mean": round(statistics.fmean(values), 2) if values else None,
+    }
+
+
+def spread(values: list[float]) -> dict:
     return {
         "p50": round(percentile(values, 0.50), 2),
         "p95": round(percentile(values, 0.95), 2),
@@ -229,7 +246,7 @@ def think_figures(path: Path) -> dict:
             parts = line.split()
             if len(parts) == 3:  # bot, CPU seconds, process
                 by_bot.setdefault(parts[0], []).append(float(parts[1]) * 1000)
-    return {bot: _spread(values) for bot, values in by_bot.items()}
+    return {bot: spread(values) for bot, values in by_bot.items()}
 
 
 def _origin(base: str) -> str:
@@ -297,17 +314,11 @@ def benchmark(
         "all_moves": all_moves,
         "human_moves_per_second": round(tally.human_moves / elapsed, 1),
         "moves_per_second": round(all_moves / elapsed, 1),
-        "latency_ms": {
-            "p50": round(percentile(lat, 0.50), 2),
-            "p95": round(percentile(lat, 0.95), 2),
-            "p99": round(percentile(lat, 0.99), 2),
-            "max": round(max(lat), 2) if lat else None,
-            "mean": round(statistics.fmean(lat), 2) if lat else None,
-        },
+        "latency_ms": latency_figures(lat),
         "bot": bot,
         # A person's wait from their card to their next turn (the bots' pauses and
         # thinking included): what a table of search bots feels like.
-        "turn_wait_ms": _spread(waits),
+        "turn_wait_ms": spread(waits),
         "bot_think_cpu_ms": {} if url else think_figures(query_log.with_name("thinking.log")),
         "games_finished": tally.games_finished,
         # What the server spends per person's move (their card, the bots' answers, the
