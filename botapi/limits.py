@@ -74,3 +74,13 @@ def check_games_at_once(token: ApiToken) -> None:
             _("Too many games at once: finish one before opening another."),
             retry_after=AT_ONCE_RETRY,
         )
+
+
+def take_challenge(token: ApiToken) -> None:
+    """One challenge sent, for the token and for its account."""
+    refusal = ApiError(
+        429,
+        _("Too many challenges: wait before sending another."),
+        retry_after=settings.COINS_API_CHALLENGE_WINDOW,
+    )
+    _take_both("api_challenges", token, settings.COINS_API_CHALLENGES, refusal)

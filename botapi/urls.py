@@ -8,6 +8,22 @@ urlpatterns = [
     path("api/bot/account/upgrade", views.account_upgrade, name="api_account_upgrade"),
     path("api/games", views.game_create, name="api_game_create"),
     path("api/games/<int:game_id>/record", views.game_record_view, name="api_game_record"),
+    path("api/challenge/<str:username>", views.challenge_create, name="api_challenge_create"),
+    path(
+        "api/challenge/<int:challenge_id>/accept",
+        views.challenge_accept,
+        name="api_challenge_accept",
+    ),
+    path(
+        "api/challenge/<int:challenge_id>/decline",
+        views.challenge_decline,
+        name="api_challenge_decline",
+    ),
+    path(
+        "api/challenge/<int:challenge_id>/cancel",
+        views.challenge_cancel,
+        name="api_challenge_cancel",
+    ),
     path("api/stream/event", streams.event_stream, name="api_event_stream"),
     path("api/bot/game/stream/<int:game_id>", streams.game_stream, name="api_game_stream"),
     path("api/bot/game/<int:game_id>/play/<str:card>", views.card_play, name="api_card_play"),
