@@ -1,9 +1,20 @@
 from django.urls import path
 
-from . import pages, streams, views
+from . import challenge_pages, pages, streams, views
 
 urlpatterns = [
     path("account/tokens/", pages.TokensView.as_view(), name="api_tokens"),
+    path("challenges/", challenge_pages.ChallengesView.as_view(), name="challenges"),
+    path(
+        "challenges/<int:challenge_id>/accept/",
+        challenge_pages.ChallengeAnswerView.as_view(accept=True),
+        name="challenge_accept",
+    ),
+    path(
+        "challenges/<int:challenge_id>/decline/",
+        challenge_pages.ChallengeAnswerView.as_view(accept=False),
+        name="challenge_decline",
+    ),
     path("api/openapi.json", views.openapi, name="api_openapi"),
     path("api/bot/account/upgrade", views.account_upgrade, name="api_account_upgrade"),
     path("api/games", views.game_create, name="api_game_create"),
