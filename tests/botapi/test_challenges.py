@@ -206,3 +206,9 @@ def test_the_event_stream_shows_open_challenges_then_their_ends(
     assert challenge_news(rival, {canceled.pk: "created"}, since)[0][0]["type"] == (
         "challengeCanceled"
     )
+
+
+def test_a_form_body_is_a_400_not_a_crash(challenger, rival):
+    response = challenger.post("/api/challenge/rival", {"target": "5"})
+    assert response.status_code == 400
+    assert not Challenge.objects.exists()
