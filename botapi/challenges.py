@@ -77,8 +77,11 @@ def challenge_data(challenge: Challenge, now=None) -> dict:
     }
 
 
-def challenge_create(*, token: ApiToken, username: object, data: dict) -> Challenge:
-    """The token's owner challenges ``username``; 404 if there is no such active account."""
+def challenge_create(
+    *, challenger, username: object, data: dict, token: ApiToken | None = None
+) -> Challenge:
+    """``challenger`` (through ``token``, or from the site) challenges ``username``; 404 if
+    there is no such active account."""
     target, rated, clock = table_options(data)
     seats = _seats(data)
     challenged = (
@@ -88,11 +91,11 @@ def challenge_create(*, token: ApiToken, username: object, data: dict) -> Challe
     )
     if challenged is None:
         raise ApiError(404, _("There is no such player."))
-    if challenged.pk == token.user_id:
+    if challenged.pk == challenger.pk:
         raise ApiError(400, _("You cannot challenge yourself."))
-    take_challenge(token)
+    take_challenge(user=challenger, token=token)
     return Challenge.objects.create(
-        challenger=token.user,
+        challenger=challenger,
         challenged=challenged,
         target=target,
         rated=rated,
@@ -171,3 +174,12 @@ def challenges_of(user, since=None, now=None) -> list[Challenge]:
 def incoming_for(user, now=None) -> list[Challenge]:
     """The open challenges made to ``user`` (the lobby's panel)."""
     return [c for c in challenges_of(user, now=now) if c.challenged_id == user.pk]
+
+
+def sent_by(user, limit: int = 10) -> list[Challenge]:
+    """The latest challenges ``user`` sent, newest first (``/challenges/``)."""
+    return list(
+        Challenge.objects.filter(challenger=user)
+        .select_related("challenged")
+        .order_by("-created_at", "-pk")[:limit]
+    )

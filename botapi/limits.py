@@ -76,11 +76,17 @@ def check_games_at_once(token: ApiToken) -> None:
         )
 
 
-def take_challenge(token: ApiToken) -> None:
-    """One challenge sent, for the token and for its account."""
+def take_challenge(*, user, token: ApiToken | None = None) -> None:
+    """One challenge sent, for the token and for its account (from the site: the account's
+    alone)."""
     refusal = ApiError(
         429,
         _("Too many challenges: wait before sending another."),
         retry_after=settings.COINS_API_CHALLENGE_WINDOW,
     )
-    _take_both("api_challenges", token, settings.COINS_API_CHALLENGES, refusal)
+    if token is not None:
+        _take_both("api_challenges", token, settings.COINS_API_CHALLENGES, refusal)
+        return
+    per_account = settings.COINS_API_CHALLENGES[1]
+    if take("api_challenges", ("user", user.pk), per_account, refusal.retry_after) is False:
+        raise refusal

@@ -15,6 +15,16 @@ urlpatterns = [
         challenge_pages.ChallengeAnswerView.as_view(accept=False),
         name="challenge_decline",
     ),
+    path(
+        "challenges/<int:challenge_id>/cancel/",
+        challenge_pages.ChallengeAnswerView.as_view(cancel=True),
+        name="challenge_cancel",
+    ),
+    path(
+        "challenges/send/<str:username>/",
+        challenge_pages.ChallengeSendView.as_view(),
+        name="challenge_send",
+    ),
     path("api/openapi.json", views.openapi, name="api_openapi"),
     path("api/bot/account/upgrade", views.account_upgrade, name="api_account_upgrade"),
     path("api/games", views.game_create, name="api_game_create"),

@@ -55,7 +55,7 @@ def chat(request, token, game_id: int):
 @endpoint("POST", CHALLENGE_WRITE)
 def challenge_create(request, token, username: str):
     challenge = challenges.challenge_create(
-        token=token, username=username, data=json_body(request)
+        challenger=token.user, username=username, data=json_body(request), token=token
     )
     return 201, challenges.challenge_data(challenge)
 

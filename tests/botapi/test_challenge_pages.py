@@ -70,3 +70,40 @@ def test_pages_need_a_signed_in_person(client, challenged_alice):
     assert client.get("/challenges/").status_code == 302
     assert client.post(f"/challenges/{challenged_alice.pk}/accept/").status_code == 302
     assert not Game.objects.exists()
+
+
+def test_a_person_challenges_a_bot_from_its_player_page(client, alice, robot, settings):
+    client.force_login(alice)
+    page = client.get("/players/robot/").content.decode()
+    assert "data-challenge-form" in page and "/challenges/send/robot/" in page
+    assert "data-challenge-form" not in client.get("/players/alice/").content.decode()
+    form = {"target": "15", "level": "hard", "rated": "on"}
+    response = client.post("/challenges/send/robot/", form)
+    assert response.status_code == 302 and response["Location"] == "/challenges/"
+    challenge = Challenge.objects.get()
+    assert (challenge.challenger, challenge.challenged) == (alice, robot)
+    assert (challenge.target, challenge.rated, challenge.seats) == (
+        15,
+        True,
+        ["challenged", "hard"],
+    )
+    page = client.get("/challenges/").content.decode()
+    assert f'data-sent-challenge="{challenge.pk}" data-status="created"' in page
+    client.post(f"/challenges/{challenge.pk}/cancel/")
+    challenge.refresh_from_db()
+    assert challenge.status == "canceled"
+
+
+def test_a_bad_site_challenge_changes_nothing(client, alice, robot, settings):
+    client.force_login(alice)
+    assert (
+        client.post("/challenges/send/robot/", {"target": "0", "level": "hard"}).status_code == 302
+    )
+    assert (
+        client.post("/challenges/send/nobody/", {"target": "5", "level": "hard"}).status_code == 302
+    )
+    settings.COINS_API_CHALLENGES = (1, 1)
+    client.post("/challenges/send/robot/", {"target": "5", "level": "easy"})
+    page = client.post("/challenges/send/robot/", {"target": "5", "level": "easy"}, follow=True)
+    assert "Too many challenges" in page.content.decode()
+    assert Challenge.objects.count() == 1
