@@ -1,12 +1,12 @@
 """Staff see the API's tokens (owner, name, scopes, created, last use, revoked) and revoke
-them; and the games opened through the API."""
+them; the games opened through the API; and the challenges."""
 
 from django.contrib import admin, messages
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from .models import ApiGame, ApiToken
+from .models import ApiGame, ApiToken, Challenge
 
 
 @admin.register(ApiToken)
@@ -50,3 +50,12 @@ class ApiGameAdmin(admin.ModelAdmin):
     search_fields = ["^user__username"]
     list_select_related = ["user", "token"]
     raw_id_fields = ["game", "token", "user"]
+
+
+@admin.register(Challenge)
+class ChallengeAdmin(admin.ModelAdmin):
+    list_display = ["pk", "challenger", "challenged", "status", "target", "rated", "created_at"]
+    list_filter = ["status"]
+    search_fields = ["^challenger__username", "^challenged__username"]
+    list_select_related = ["challenger", "challenged"]
+    raw_id_fields = ["challenger", "challenged", "game"]

@@ -12,6 +12,7 @@ import json
 from functools import wraps
 
 from django.http import JsonResponse
+from django.http.request import RawPostDataException
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
@@ -64,7 +65,12 @@ def authenticate(request, scope: str, *, bot: bool = False) -> ApiToken:
 
 
 def json_body(request) -> dict:
-    """The request's JSON object (an empty body is ``{}``); ApiError 400 otherwise."""
+    """The request's JSON object (an empty body is ``{}``); ApiError 400 otherwise (a form
+    body already read as a form, too)."""
+    try:
+        request.body  # noqa: B018 (a multipart form read before is gone)
+    except RawPostDataException:
+        raise ApiError(400, _("The body is not valid JSON.")) from None
     if not request.body:
         return {}
     if len(request.body) > MAX_BODY:

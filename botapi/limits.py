@@ -74,3 +74,19 @@ def check_games_at_once(token: ApiToken) -> None:
             _("Too many games at once: finish one before opening another."),
             retry_after=AT_ONCE_RETRY,
         )
+
+
+def take_challenge(*, user, token: ApiToken | None = None) -> None:
+    """One challenge sent, for the token and for its account (from the site: the account's
+    alone)."""
+    refusal = ApiError(
+        429,
+        _("Too many challenges: wait before sending another."),
+        retry_after=settings.COINS_API_CHALLENGE_WINDOW,
+    )
+    if token is not None:
+        _take_both("api_challenges", token, settings.COINS_API_CHALLENGES, refusal)
+        return
+    per_account = settings.COINS_API_CHALLENGES[1]
+    if take("api_challenges", ("user", user.pk), per_account, refusal.retry_after) is False:
+        raise refusal

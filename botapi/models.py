@@ -54,3 +54,42 @@ class ApiGame(models.Model):
 
     def __str__(self) -> str:
         return f"API game {self.game_id}"
+
+
+class Challenge(models.Model):
+    """An invitation from one account to another to play a game together: answered by the
+    challenged (accept or decline), taken back by the challenger (cancel), or expired after
+    ``COINS_API_CHALLENGE_TTL`` seconds open. Accepted once: the game it made is kept."""
+
+    class Status(models.TextChoices):
+        OPEN = "created", _("open")
+        ACCEPTED = "accepted", _("accepted")
+        DECLINED = "declined", _("declined")
+        CANCELED = "canceled", _("canceled")
+        EXPIRED = "expired", _("expired")
+
+    challenger = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_sent"
+    )
+    challenged = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_received"
+    )
+    target = models.PositiveSmallIntegerField()
+    rated = models.BooleanField(default=False)
+    clock = models.PositiveIntegerField(null=True, blank=True)
+    seats = models.JSONField(default=list)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    game = models.ForeignKey(
+        Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["challenged", "status"], name="challenge_of_challenged"),
+            models.Index(fields=["challenger", "status"], name="challenge_of_challenger"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.challenger} → {self.challenged} ({self.status})"

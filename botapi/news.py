@@ -11,6 +11,8 @@ from games.models import ChatMessage, Game, Seat
 from games.table.chat import message_data, muted_ids, shown_text
 from games.table.loading import seats_of
 
+from .challenges import challenge_data, challenges_of, status_of
+from .models import Challenge
 from .state import Snapshot, player_of, states_after
 
 
@@ -67,6 +69,35 @@ def game_news(game_id: int, user, seat: int, seen: Snapshot) -> tuple[list[dict]
             }
         )
         shown.chat_id = message.pk
+    return lines, shown
+
+
+CLOSED_EVENTS = {
+    Challenge.Status.CANCELED: "challengeCanceled",
+    Challenge.Status.EXPIRED: "challengeCanceled",
+    Challenge.Status.DECLINED: "challengeDeclined",
+}
+
+
+def challenge_news(user, known: dict[int, str], since) -> tuple[list[dict], dict[int, str]]:
+    """The challenge lines an event stream owes: ``challenge`` for each open one it has not
+    shown (all of them on open), ``challengeCanceled`` (canceled or expired) and
+    ``challengeDeclined`` for those it showed open; and the statuses it then has shown.
+    An accepted one says nothing here: its game's ``gameStart`` follows."""
+    now = timezone.now()
+    lines, shown = [], {}
+    for challenge in challenges_of(user, since=since, now=now):
+        status = status_of(challenge, now)
+        was = known.get(challenge.pk)
+        kind = None
+        if status == Challenge.Status.OPEN and was is None:
+            kind = "challenge"
+        elif status in CLOSED_EVENTS and was == Challenge.Status.OPEN:
+            kind = CLOSED_EVENTS[status]
+        if kind:
+            lines.append({"type": kind, "challenge": challenge_data(challenge, now)})
+        if status == Challenge.Status.OPEN or was is not None:
+            shown[challenge.pk] = status
     return lines, shown
 
 

@@ -33,21 +33,12 @@ def account_upgrade(*, user) -> None:
         Profile.objects.update_or_create(user=user, defaults={"is_bot": True})
 
 
-def _game_options(data: dict) -> tuple[int, list[str], bool, int | None]:
-    """``target``, ``opponents`` (two levels), ``rated`` and ``clock`` from a request's
-    JSON, checked as the lobby checks them; ApiError 400 otherwise."""
+def table_options(data: dict) -> tuple[int, bool, int | None]:
+    """``target``, ``rated`` and ``clock`` from a request's JSON, checked as the lobby
+    checks them; ApiError 400 otherwise."""
     target = data.get("target", 10)
     if not (type(target) is int and target in TARGETS):
         raise ApiError(400, _("The target score must be between 1 and 99."))
-    opponents = data.get("opponents", ["medium", "medium"])
-    if (
-        not isinstance(opponents, list)
-        or len(opponents) != 2
-        or any(not isinstance(level, str) or level not in LEVEL_BOTS for level in opponents)
-    ):
-        raise ApiError(
-            400, _("Give two opponents among: %(levels)s.") % {"levels": ", ".join(LEVEL_BOTS)}
-        )
     rated = data.get("rated", False)
     if not isinstance(rated, bool):
         raise ApiError(400, _("rated is true or false."))
@@ -57,6 +48,22 @@ def _game_options(data: dict) -> tuple[int, list[str], bool, int | None]:
     if clock not in CLOCKS or isinstance(clock, bool):
         shown = ", ".join("null" if c is None else str(c) for c in CLOCKS)
         raise ApiError(400, _("clock is one of: %(clocks)s (seconds).") % {"clocks": shown})
+    return target, rated, clock
+
+
+def _game_options(data: dict) -> tuple[int, list[str], bool, int | None]:
+    """``target``, ``opponents`` (two levels), ``rated`` and ``clock`` from a request's
+    JSON; ApiError 400 otherwise."""
+    target, rated, clock = table_options(data)
+    opponents = data.get("opponents", ["medium", "medium"])
+    if (
+        not isinstance(opponents, list)
+        or len(opponents) != 2
+        or any(not isinstance(level, str) or level not in LEVEL_BOTS for level in opponents)
+    ):
+        raise ApiError(
+            400, _("Give two opponents among: %(levels)s.") % {"levels": ", ".join(LEVEL_BOTS)}
+        )
     return target, [LEVEL_BOTS[level] for level in opponents], rated, clock
 
 

@@ -20,6 +20,7 @@ import time
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.http import StreamingHttpResponse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.realtime.channels_adapter import retrying
@@ -29,7 +30,7 @@ from games.realtime.push import group_name
 from .access import seat_of
 from .http import ApiError, authenticate
 from .models import Scope
-from .news import game_news, running_games
+from .news import challenge_news, game_news, running_games
 from .state import Snapshot
 
 log = logging.getLogger(__name__)
@@ -126,12 +127,16 @@ async def game_lines(user, game_id: int, seat: int, clock=time.monotonic):
 
 async def event_lines(user, clock=time.monotonic):
     """A person's events: ``gameStart`` for every running game at once and for each new
-    one, ``gameFinish`` as each ends; read every ``COINS_API_POLL`` seconds."""
+    one, ``gameFinish`` as each ends, and the challenges (``botapi.news.challenge_news``);
+    read every ``COINS_API_POLL`` seconds."""
     running: set[int] = set()
+    challenges: dict[int, str] = {}
+    opened_at = timezone.now()
     said_at = clock()
     while True:
         now_running = await in_db_thread(running_games)(user)
-        lines = [
+        lines, challenges = await in_db_thread(challenge_news)(user, challenges, opened_at)
+        lines += [
             {"type": "gameStart", "game": {"id": str(g)}} for g in sorted(now_running - running)
         ]
         lines += [

@@ -12,13 +12,14 @@ from django.utils.translation import gettext as _
 from games.engine import record_json
 from games.history.records import game_record
 
-from . import services
+from . import challenges, services
 from .access import game_for
 from .http import ApiError, endpoint, json_body
 from .models import Scope
 
 OPENAPI = Path(__file__).with_name("openapi.json")
 BOT_PLAY = Scope.BOT_PLAY
+CHALLENGE_WRITE = Scope.CHALLENGE_WRITE
 
 
 @endpoint("POST", BOT_PLAY)
@@ -48,6 +49,32 @@ def resign(request, token, game_id: int):
 @endpoint("POST", BOT_PLAY, bot=True)
 def chat(request, token, game_id: int):
     services.api_chat(token=token, game_id=game_id, text=json_body(request).get("text"))
+    return {"ok": True}
+
+
+@endpoint("POST", CHALLENGE_WRITE)
+def challenge_create(request, token, username: str):
+    challenge = challenges.challenge_create(
+        challenger=token.user, username=username, data=json_body(request), token=token
+    )
+    return 201, challenges.challenge_data(challenge)
+
+
+@endpoint("POST", CHALLENGE_WRITE)
+def challenge_accept(request, token, challenge_id: int):
+    game = challenges.challenge_accept(user=token.user, challenge_id=challenge_id)
+    return {"ok": True, "game": {"id": str(game.pk)}}
+
+
+@endpoint("POST", CHALLENGE_WRITE)
+def challenge_decline(request, token, challenge_id: int):
+    challenges.challenge_close(user=token.user, challenge_id=challenge_id, side="challenged")
+    return {"ok": True}
+
+
+@endpoint("POST", CHALLENGE_WRITE)
+def challenge_cancel(request, token, challenge_id: int):
+    challenges.challenge_close(user=token.user, challenge_id=challenge_id, side="challenger")
     return {"ok": True}
 
 

@@ -404,6 +404,11 @@ COINS_API_GAMES_PER_DAY = env_int_pair("COINS_API_GAMES_PER_DAY", "300,500")
 COINS_API_DEFAULT_CLOCK = int(os.environ.get("COINS_API_DEFAULT_CLOCK", "30"))
 COINS_API_KEEPALIVE = float(os.environ.get("COINS_API_KEEPALIVE", "5"))
 COINS_API_POLL = float(os.environ.get("COINS_API_POLL", "1"))
+# Challenges: how long one stays open (seconds), and how many a token / an account may send
+# per COINS_API_CHALLENGE_WINDOW seconds.
+COINS_API_CHALLENGE_TTL = int(os.environ.get("COINS_API_CHALLENGE_TTL", "600"))
+COINS_API_CHALLENGES = env_int_pair("COINS_API_CHALLENGES", "20,40")
+COINS_API_CHALLENGE_WINDOW = int(os.environ.get("COINS_API_CHALLENGE_WINDOW", "3600"))
 # Who comes to or leaves a table reaches its sockets this many seconds later, in one frame
 # for every arrival and departure meanwhile (games/presence_frames.py).
 COINS_PRESENCE_EVERY = float(os.environ.get("COINS_PRESENCE_EVERY", "0.5"))

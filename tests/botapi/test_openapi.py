@@ -101,3 +101,34 @@ def test_every_error_example_is_an_error_object():
                     body = example(path, method, int(status))
                     keys = {"error", "retry_after"} if status == "429" else {"error"}
                     assert body.keys() == keys, (path, status)
+
+
+def test_the_challenge_examples_have_the_views_shapes(robot, make_user, make_token):
+    from django.test import Client
+
+    from .conftest import make_bot_account
+
+    both = ("bot:play", "challenge:write")
+    me = Client(headers={"Authorization": f"Bearer {make_token(robot, both)}"})
+    rival = make_bot_account(make_user("rival"))
+    them = Client(headers={"Authorization": f"Bearer {make_token(rival, both)}"})
+    sent = me.post("/api/challenge/rival", {}, content_type="application/json")
+    made = "/api/challenge/{username}"
+    assert sent.status_code == 201
+    assert sent.json().keys() == example(made, "post", 201).keys()
+    nobody = me.post("/api/challenge/nobody", {}, content_type="application/json")
+    assert nobody.status_code == 404
+    assert nobody.json().keys() == example(made, "post", 404).keys()
+    challenge_id = sent.json()["id"]
+    for action in ("accept", "cancel"):
+        path = f"/api/challenge/{{challenge_id}}/{action}"
+        response = (them if action == "accept" else me).post(
+            f"/api/challenge/{challenge_id}/{action}"
+        )
+        expected = 200 if action == "accept" else 409
+        assert response.status_code == expected
+        assert response.json().keys() == example(path, "post", expected).keys()
+    stream = example("/api/stream/event", "get", 200)
+    events = [json.loads(line) for line in stream.splitlines() if line]
+    challenge = next(e for e in events if e["type"] == "challenge")["challenge"]
+    assert challenge.keys() == sent.json().keys()
