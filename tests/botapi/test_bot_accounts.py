@@ -6,6 +6,7 @@ import pytest
 
 from games.models import Game
 from ratings.models import Leaderboard
+from ratings.queue import queued_rate
 from ratings.selectors import standings
 from tests.games.helpers import serve_due
 
@@ -22,7 +23,8 @@ def finished_game(api, robot) -> Game:
         play(api, game, my_cards(game)[0])
         serve_due(game.pk)
         game.refresh_from_db()
-    serve_due(game.pk)  # the aftermath: rated
+    serve_due(game.pk)  # the aftermath: queued for rating
+    queued_rate()  # as the ratings lane would
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and game.due_at is None
     return game

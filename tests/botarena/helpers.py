@@ -9,6 +9,7 @@ from games.engine import CARD_CODES
 from games.models import Game
 from games.table import flow
 from games.table.loading import game_load
+from ratings.queue import queued_rate
 from tests.botapi.conftest import make_bot_account
 from tests.games.helpers import serve_due
 
@@ -31,7 +32,8 @@ def finish(game: Game, silent: frozenset = frozenset()) -> Game:
     while True:
         game.refresh_from_db()
         if game.status != Game.Status.IN_PROGRESS:
-            serve_due(game.pk, later=SOON)  # its aftermath: rating, scoring
+            serve_due(game.pk, later=SOON)  # its aftermath: scoring, queued for rating
+            queued_rate()  # as the ratings lane would
             game.refresh_from_db()
             return game
         state = game_load(game).state
