@@ -11,6 +11,7 @@ from django.test import override_settings
 from django.utils import timezone
 
 from accounts.models import Profile
+from botapi.tokens import token_create
 from botarena.models import Entrant
 from duplicate.days import today
 from duplicate.event_services import event_join, event_start
@@ -100,6 +101,7 @@ def pages_of_every_kind(base: str, user, django_user_model) -> dict[str, str]:
     Entrant.objects.create(level="hard", games=12, played=12, wins=6)
     for one, other in ((user, friend), (friend, user)):
         friends.follow(user=one, username=other.username)
+    token_create(user=user, name="my bot", scopes=["bot:play"])
     friends.invite_to_new_table(
         sender=friend, username=user.username, target=10, clock=None, third_seat="open", rated=True
     )
@@ -129,6 +131,8 @@ def pages_of_every_kind(base: str, user, django_user_model) -> dict[str, str]:
         "tournaments": "/tournaments/",
         "tournament": f"/tournaments/{arena.pk}/",
         "bot arena": "/bots/",
+        "api tokens": "/account/tokens/",
+        "challenges": "/challenges/",
     }
 
 
