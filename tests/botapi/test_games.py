@@ -8,9 +8,11 @@ from django.test import Client
 
 from botapi.models import ApiGame
 from games.bots import LEVEL_BOTS
+from games.engine import CARD_CODES
 from games.models import ChatMessage, Game, Play
 from games.table import flow
 from games.table.errors import NotSeated
+from games.table.loading import game_load
 from games.table.seats import ME, game_create
 from tests.games.helpers import serve_due
 
@@ -133,10 +135,17 @@ def test_a_legal_card_is_played_and_the_move_count_returned(api):
 def test_not_your_turn_is_409_and_the_same_card_again_is_applied_once(api, settings):
     settings.COINS_BOT_PAUSE = 1  # the bots answer later: seat 1 is to play after our card
     game = open_game(api)
-    while game.to_play != 0:  # bots lead: let them play (as a runner would, later)
-        serve_due(game.pk, later=timedelta(seconds=2))
+    for _turn in range(60):  # to our turn, not as the trick's last card (we might lead next)
         game.refresh_from_db()
-    first, second = my_cards(game)[:2]
+        state = game_load(game).state
+        if game.to_play == 0 and len(state.trick) < 2:
+            break
+        if game.to_play == 0:  # we close this trick: play on to the next one
+            play(api, game, CARD_CODES[state.legal_cards(0)[0]])
+        serve_due(game.pk, later=timedelta(seconds=2))  # the bots, as a runner would, later
+    legal = [CARD_CODES[card] for card in state.legal_cards(0)]
+    first = legal[0]
+    second = next(card for card in my_cards(game) if card != first)
     played = play(api, game, first).json()["moves"]
     plays = Play.objects.count()
 
