@@ -16,21 +16,41 @@ def flush_by_delete():
     one TRUNCATE, which gives each of the tables new files: 0.1 s idle and 0.35 s on a busy
     machine, for the few rows a test wrote. DELETE empties them in about 10 ms. (The flush
     runs in one transaction and Django's foreign keys are checked at commit, so the order
-    of the tables does not matter.)"""
+    of the tables does not matter.)
+
+    A browser test's Daphnes outlive the test, and their table runners may still be writing
+    (a bot's card, a notice) while the tables are emptied. A row written between two of the
+    DELETEs would fail the flush's foreign-key check at commit, and the next test would meet
+    the last one's people. So the flush first locks every table against the servers (their
+    transactions finish, later ones wait for the flush), and a flush that still lost a
+    deadlock to them is run again."""
+    from django.db import DatabaseError
     from django.db.backends.postgresql.operations import DatabaseOperations
 
-    truncate = DatabaseOperations.sql_flush
+    truncate, execute = DatabaseOperations.sql_flush, DatabaseOperations.execute_sql_flush
 
     def sql_flush(self, style, tables, *, reset_sequences=False, allow_cascade=False):
-        if reset_sequences or allow_cascade:
+        if reset_sequences or allow_cascade or not tables:
             return truncate(
                 self, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade
             )
-        return [f"DELETE FROM {self.quote_name(table)};" for table in tables]
+        names = ", ".join(self.quote_name(table) for table in sorted(tables))
+        return [f"LOCK TABLE {names} IN ACCESS EXCLUSIVE MODE;"] + [
+            f"DELETE FROM {self.quote_name(table)};" for table in tables
+        ]
+
+    def execute_sql_flush(self, sql_list):
+        for attempt in range(5):
+            try:
+                return execute(self, sql_list)
+            except DatabaseError:
+                if attempt == 4:
+                    raise
 
     DatabaseOperations.sql_flush = sql_flush
+    DatabaseOperations.execute_sql_flush = execute_sql_flush
     yield
-    DatabaseOperations.sql_flush = truncate
+    DatabaseOperations.sql_flush, DatabaseOperations.execute_sql_flush = truncate, execute
 
 
 @pytest.fixture(autouse=True)

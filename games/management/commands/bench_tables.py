@@ -5,12 +5,14 @@ line of output is a JSON object with the figures.
 """
 
 import json
+import os
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from games.engine.bots import LEVELS
 from games.table.options import QUICK_PLAY_BOT
+from lab.benchmarks.baseline import FIGURES, compare
 from lab.benchmarks.tables import benchmark
 
 
@@ -45,8 +47,19 @@ class Command(BaseCommand):
             help="the bots at every table, by level's bot (expert-v4 is hard: searches run "
             "in the site's worker processes); reports people's wait for their next turn",
         )
+        parser.add_argument(
+            "--baseline",
+            metavar="REV",
+            help="also run commit REV (unpacked into a temporary directory, on a database of "
+            "its own) in alternation with this one, and print the ratios of the medians",
+        )
+        parser.add_argument(
+            "--rounds", type=int, default=2, help="runs of each commit with --baseline"
+        )
 
     def handle(self, *args, tables, mode, think, seconds, url, servers, bot_pause, bot, **options):
+        if options["baseline"]:
+            return self.side_by_side(options["baseline"], options["rounds"], tables, mode, seconds)
         if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
             raise CommandError("Set DATABASE_URL to a PostgreSQL database: the server shares it.")
         if tables < 1 or seconds <= 0 or servers < 1 or bot_pause < 0:
@@ -87,3 +100,21 @@ class Command(BaseCommand):
                 f"p95 {cpu['p95']} ms, max {cpu['max']} ms ({cpu['count']} cards)"
             )
         self.stdout.write(json.dumps(figures))
+
+    def side_by_side(self, rev: str, rounds: int, tables: int, mode: str, seconds: float) -> None:
+        """The arguments every commit's ``bench_tables`` knows: one Daphne, bot pause 0."""
+        if "DATABASE_URL" not in os.environ:
+            raise CommandError("Set DATABASE_URL to a PostgreSQL database: the servers share it.")
+        args = ["--tables", str(tables), "--mode", mode, "--seconds", str(seconds)]
+        try:
+            result = compare(rev=rev, rounds=rounds, args=args, write=self.stdout.write)
+        except (ValueError, RuntimeError) as error:
+            raise CommandError(str(error)) from error
+        self.stdout.write(f"medians, this commit against {result['baseline'][:10]}:")
+        for name in FIGURES:
+            ours, theirs = result["medians"]["ours"][name], result["medians"]["theirs"][name]
+            ratio = result["ratios"].get(name)
+            self.stdout.write(
+                f"  {name}: {ours} / {theirs}" + (f" = {ratio}x" if ratio is not None else "")
+            )
+        self.stdout.write(json.dumps(result))

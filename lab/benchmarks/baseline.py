@@ -1,0 +1,159 @@
+"""This commit against another, side by side: ``bench_tables --baseline REV``.
+
+Figures taken on different days or machines do not compare (a busier machine moves every
+figure), so both commits run here, one after the other, in alternation (ours, theirs, ours,
+theirs...), each with its own ``bench_tables`` and its own Daphne. The other commit is
+unpacked with ``git archive`` into a temporary directory and served from there, on a
+database of its own migrated by its own code, with the same Python, Redis and settings.
+The ratios of the medians are the figure a change to the table path reports.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+import psycopg
+from django.conf import settings
+
+FIGURES = {  # label: how to read it from a run's JSON
+    "person moves/s": lambda run: run["human_moves_per_second"],
+    "latency p50 ms": lambda run: run["latency_ms"]["p50"],
+    "latency p99 ms": lambda run: run["latency_ms"]["p99"],
+    "server CPU ms per person's move": lambda run: run["server_cpu_ms_per_human_move"],
+    "statements per person's move": lambda run: run.get("queries_per_human_move_all_in"),
+}
+RATIOS = ("server CPU ms per person's move", "latency p50 ms", "latency p99 ms")
+
+
+def database_url_named(name: str) -> str:
+    """This run's ``DATABASE_URL`` with another database name."""
+    parts = urlsplit(os.environ["DATABASE_URL"])
+    return urlunsplit(parts._replace(path=f"/{name}"))
+
+
+def fresh_database(name: str) -> None:
+    """Drop and create ``name`` beside the run's own database (a baseline's schema is its own)."""
+    admin = database_url_named("postgres")
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        connection.execute(f'CREATE DATABASE "{name}"')
+
+
+def unpack(rev: str, into: Path) -> str:
+    """Unpack commit ``rev`` of this repository into ``into``; return its full hash."""
+    root = Path(settings.BASE_DIR)
+    full = subprocess.run(
+        ["git", "rev-parse", "--verify", f"{rev}^{{commit}}"],
+        cwd=root,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    archive = subprocess.run(["git", "archive", full], cwd=root, check=True, capture_output=True)
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
+    return full
+
+
+class LoadSampler:
+    """The machine's 1-minute load average, sampled every 5 s while a run goes."""
+
+    def __init__(self):
+        self.samples: list[float] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+
+    def _sample(self) -> None:
+        while not self._stop.wait(5):
+            self.samples.append(os.getloadavg()[0])
+
+    def __enter__(self):
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join()
+
+    @property
+    def mean(self) -> float | None:
+        return round(statistics.fmean(self.samples), 2) if self.samples else None
+
+
+def run_bench(directory: Path, env: dict, args: list[str]) -> dict:
+    """One ``bench_tables`` run of the code in ``directory``: its JSON figures, with the
+    machine's load while it ran."""
+    with LoadSampler() as load:
+        done = subprocess.run(
+            [sys.executable, "manage.py", "bench_tables", *args],
+            cwd=directory,
+            env=env,
+            capture_output=True,
+            text=True,
+        )
+    if done.returncode:
+        raise RuntimeError(f"bench_tables in {directory} failed:\n{done.stderr[-3000:]}")
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    figures["load_mean"] = load.mean
+    return figures
+
+
+def median_of(runs: list[dict], figure: str) -> float | None:
+    values = [v for v in (FIGURES[figure](run) for run in runs) if v is not None]
+    return round(statistics.median(values), 2) if values else None
+
+
+def compare(*, rev: str, rounds: int, args: list[str], write) -> dict:
+    """Run this commit and ``rev`` ``rounds`` times each, alternating, and report both and
+    the ratios (ours / theirs) of the medians."""
+    if rounds < 1:
+        raise ValueError("--rounds must be at least 1")
+    ours_dir = Path(settings.BASE_DIR)
+    ours_env = {**os.environ, "PYTHONPATH": str(ours_dir)}
+    base_db = f"{settings.DATABASES['default']['NAME']}_baseline"
+    with tempfile.TemporaryDirectory(prefix="coins-baseline-") as tmp:
+        theirs_dir = Path(tmp)
+        full = unpack(rev, theirs_dir)
+        fresh_database(base_db)
+        theirs_env = {
+            **os.environ,
+            "DATABASE_URL": database_url_named(base_db),
+            "PYTHONPATH": str(theirs_dir),
+        }
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--no-input", "-v", "0"],
+            cwd=theirs_dir,
+            env=theirs_env,
+            check=True,
+        )
+        runs: dict[str, list[dict]] = {"ours": [], "theirs": []}
+        for number in range(rounds):
+            for side, directory, env in (
+                ("ours", ours_dir, ours_env),
+                ("theirs", theirs_dir, theirs_env),
+            ):
+                started = time.monotonic()
+                run = run_bench(directory, env, args)
+                runs[side].append(run)
+                write(
+                    f"round {number + 1} {side}: "
+                    + ", ".join(f"{name} {FIGURES[name](run)}" for name in FIGURES)
+                    + f"; load {run['load_mean']} ({time.monotonic() - started:.0f} s)"
+                )
+    medians = {
+        side: {name: median_of(done, name) for name in FIGURES} for side, done in runs.items()
+    }
+    ratios = {
+        name: round(medians["ours"][name] / medians["theirs"][name], 2)
+        for name in RATIOS
+        if medians["ours"][name] and medians["theirs"][name]
+    }
+    return {"baseline": full, "args": args, "runs": runs, "medians": medians, "ratios": ratios}
