@@ -155,10 +155,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_boo
     "DATABASE_POOL", True
 ):
     # Under ASGI each database_sync_to_async call may open a connection; a pool reuses them.
-    # With a pool, Django's CONN_HEALTH_CHECKS becomes the pool's own check
-    # (ConnectionPool.check_connection, an empty query as it hands a connection out): after
-    # PostgreSQL dropped its connections (a restart, pg_terminate_backend) the first request
-    # on each would otherwise answer 500. Its cost is in docs/operations.md.
+    # The pool checks each connection as it hands it out: after PostgreSQL dropped its
+    # connections (a restart, pg_terminate_backend) the first request on each would
+    # otherwise answer 500. The check is ours (coins_site/db_pool.py: a poll of the socket,
+    # an empty query only when the server wrote to an idle connection, swapped in by the
+    # backend coins_site.postgresql), not Django's (an empty query every time). Costs:
+    # docs/operations.md.
+    DATABASES["default"]["ENGINE"] = "coins_site.postgresql"
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = env_bool("DATABASE_POOL_CHECK", True)
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {

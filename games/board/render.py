@@ -12,11 +12,12 @@ from urllib.parse import urlsplit
 from django.contrib.auth.models import AnonymousUser
 from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpRequest
-from django.middleware.csrf import CsrfViewMiddleware
-from django.template.backends.utils import csrf_input
+from django.middleware.csrf import CsrfViewMiddleware, get_token
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
 
 from games.board.presenters import table_context
 from games.board.rematch_panel import rematch_panel
@@ -75,7 +76,7 @@ def viewer_context(
     invite = invite_of(request, game, policy)
     table_url = game.get_absolute_url()
     context["invite"] = invite
-    context["csrf_input"] = csrf_input(request)  # one token for the 16 card forms
+    context["csrf_token"], context["csrf_input"] = csrf_of(request)
     context["table_url"] = f"{table_url}?invite={invite}" if invite else table_url
     context["invite_url"] = (
         request.build_absolute_uri(f"{table_url}?invite={game.invite_token}")
@@ -83,6 +84,24 @@ def viewer_context(
         else ""
     )
     return context
+
+
+def csrf_of(request: HttpRequest) -> tuple[str, SafeString]:
+    """The CSRF token for ``request``'s forms, and its hidden input: masked once per request.
+
+    A socket's request (``socket_request``) renders every board the socket sends. Django
+    masks the cookie's secret anew for each render, with 32 draws from the system's random
+    source each time, twice a board; one masked token per socket is as valid, and as safe,
+    as the one its page was loaded with."""
+    kept = getattr(request, "_coins_csrf", None)
+    if kept is None:
+        token = get_token(request)
+        kept = request._coins_csrf = (token, csrf_input_html(token))
+    return kept
+
+
+def csrf_input_html(token: str) -> SafeString:
+    return format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', token)
 
 
 def _add_rating_changes(result: dict, game_id: int) -> None:

@@ -31,7 +31,7 @@ from games.realtime.presence import (
     presence_touch,
 )
 from games.realtime.presence_frames import presence_changed, presence_frame
-from games.realtime.push import group_name, user_group
+from games.realtime.push import group_name, tell_table, user_group
 from games.realtime.reaction_socket import REACTION_KEY, ReactionSocket
 from games.realtime.socket_calls import (
     Refusal,
@@ -229,7 +229,7 @@ class TableConsumer(RidesOutLayerOutages, ChatSocket, ReactionSocket, AsyncWebso
             await self.send(render_message(_('Say which card to play, like {"card": "12O"}.')))
             return
         try:
-            html, moves, status, self.shown_presence = await in_db_thread(play_and_render)(
+            html, moves, status, self.shown_presence, notices = await in_db_thread(play_and_render)(
                 self.game_id, self.request, card, self.channel_name, self.presence, data
             )
         except TableMovedOn as moved_on:  # a card sent again: the board tells what happened
@@ -241,7 +241,9 @@ class TableConsumer(RidesOutLayerOutages, ChatSocket, ReactionSocket, AsyncWebso
             await self.send(render_message(refusal_text(error)))
             return
         self.sent_moves, self.sent_status = moves, status
-        await self.send(html)  # the others hear of it from the move itself, once committed
+        await self.send(html)
+        for notice in notices:  # the others hear of it once committed, after the mover
+            await tell_table(*notice)
 
     async def send_hint(self):
         """Answer a hint request with the card the hard level would play, and why. One

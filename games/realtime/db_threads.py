@@ -1,7 +1,7 @@
 """Database work from the event loop of a socket."""
 
 from channels.db import DatabaseSyncToAsync
-from django.conf import settings
+from django.db import connection
 
 
 def in_db_thread(function):
@@ -11,5 +11,5 @@ def in_db_thread(function):
     database (row locks keep each game's moves in order). SQLite allows one writer at a
     time, so there every call shares one thread.
     """
-    shared = settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql"
+    shared = connection.vendor != "postgresql"
     return DatabaseSyncToAsync(function, thread_sensitive=shared)

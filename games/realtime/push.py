@@ -6,6 +6,9 @@ is down costs the sockets the notice, not the change: pages ask again after a si
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -42,18 +45,45 @@ def notify_table(game_id: int, moves: int, skip: str = "") -> None:
 
     ``skip`` is a socket that shows the change itself (the mover's): when no other socket
     watches, nothing is broadcast. A channel layer that is down (Redis restarting) costs
-    the sockets this update, not the change: pages ask again after a silence.
+    the sockets this update, not the change: pages ask again after a silence. Inside
+    ``notices_kept`` the notice is kept for the caller to send instead.
     """
+    kept = _kept_notices.get()
+    if kept is not None:
+        kept.append((game_id, moves, skip))
+        return
+    if get_channel_layer() is not None:
+        async_to_sync(tell_table)(game_id, moves, skip)
+
+
+async def tell_table(game_id: int, moves: int, skip: str = "") -> None:
+    """``notify_table`` from an event loop: a socket's move tells the table from the loop
+    it runs on, with no hop from its database thread back to the loop and back."""
     layer = get_channel_layer()
     if layer is None:
         return
     try:
-        if skip and not async_to_sync(retrying)(others_watching, layer, group_name(game_id), skip):
+        if skip and not await retrying(others_watching, layer, group_name(game_id), skip):
             return
         event = {"type": "table.update", "moves": moves}
-        async_to_sync(retrying)(layer.group_send, group_name(game_id), event)
+        await retrying(layer.group_send, group_name(game_id), event)
     except Exception as error:  # the change is committed; a lost update is asked for again
         log.warning("Could not tell the sockets of table %s: %s", game_id, error)
+
+
+_kept_notices: ContextVar[list | None] = ContextVar("kept_table_notices", default=None)
+
+
+@contextmanager
+def notices_kept() -> Iterator[list[tuple[int, int, str]]]:
+    """Keep the table notices that changes made inside would send (game, moves, skip), for
+    a socket to send with ``tell_table`` once it has sent its own board."""
+    kept: list[tuple[int, int, str]] = []
+    token = _kept_notices.set(kept)
+    try:
+        yield kept
+    finally:
+        _kept_notices.reset(token)
 
 
 def announce_chat(game_id: int, message: dict) -> None:

@@ -17,6 +17,7 @@ from accounts.selectors import preferred_language
 from common.metrics import counted
 from games.board.render import render_board, viewer_context
 from games.models import Game
+from games.realtime.push import notices_kept
 from games.table import flow
 from games.table.invites import HiddenTable, invite_of, table_for
 from games.table.loading import cached_game
@@ -177,10 +178,11 @@ def shown_presence(context: dict) -> tuple[list[str], int]:
 
 def play_and_render(
     game_id: int, request, card: str, channel: str, presence: dict, data: dict
-) -> tuple[str, int, str, tuple]:
+) -> tuple[str, int, str, tuple, list]:
     """Play the card (and, without a bot pause, the bots' answers); return the board with
-    the move count, status and presence it shows."""
-    with counted("human") as box:
+    the move count, status and presence it shows, and the notices for the table's other
+    sockets (the socket sends them from its event loop, after its own board)."""
+    with counted("human") as box, notices_kept() as notices:
         result = flow.play_card(
             game_id=game_id,
             user=request.user,
@@ -191,4 +193,5 @@ def play_and_render(
         box["moves"] = result.played
         game = result.loaded.game
         context = viewer_context(game, request, loaded=result.loaded, presence=presence)
-        return render_board(context, request), result.moves, game.status, shown_presence(context)
+        html = render_board(context, request)
+        return html, result.moves, game.status, shown_presence(context), notices

@@ -7,6 +7,9 @@ import psycopg
 import pytest
 from django.db import connection
 from django.test import Client
+from psycopg_pool import ConnectionPool
+
+from coins_site.postgresql.pool_check import connection_alive
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -61,6 +64,7 @@ def statuses_after_termination() -> list[int]:
 
 def test_no_request_answers_500_after_the_connections_were_terminated():
     assert connection.settings_dict["CONN_HEALTH_CHECKS"]  # the site's setting, pool check on
+    assert connection.pool._check is connection_alive  # ours, not an empty query each time
     assert statuses_after_termination() == [200] * 6
 
 
@@ -73,3 +77,29 @@ def test_without_the_check_the_first_request_on_a_dead_connection_fails():
     finally:
         connection.settings_dict["CONN_HEALTH_CHECKS"] = True
         connection.close_pool()
+
+
+def test_a_healthy_connection_is_checked_without_a_query(monkeypatch):
+    """The check asks the kernel, not the server: an idle connection that is fine costs no
+    round trip (psycopg's empty-query check is never run for it)."""
+    queried = []
+    monkeypatch.setattr(ConnectionPool, "check_connection", lambda conn: queried.append(conn))
+    with connection.cursor() as cursor:  # a pooled connection, used, then idle
+        cursor.execute("SELECT 1")
+    for _ in range(100):
+        connection_alive(connection.connection)
+    assert queried == []
+    connection.close()
+
+
+def test_a_terminated_connection_fails_the_check():
+    """A backend terminated while its connection idled in the pool: the check sees the
+    socket readable, asks the server, and raises (the pool then opens a new one)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+    raw = connection.connection
+    terminate_the_pools_backends()
+    with pytest.raises(psycopg.OperationalError):
+        connection_alive(raw)
+    connection.close()
+    connection.close_pool()

@@ -4,6 +4,7 @@ real Daphne (with its runner and the tournaments' lane), and the standings come 
 
 import pytest
 from django.conf import settings
+from django.db import connection
 
 from lab.benchmarks.tournament_play import benchmark
 from tournaments.management.commands.bench_tournament_play import summary
@@ -12,7 +13,7 @@ from tournaments.models import TournamentGame
 pytestmark = [
     pytest.mark.django_db(transaction=True),  # the server reads what the test writes
     pytest.mark.skipif(
-        settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql",
+        connection.vendor != "postgresql",
         reason="the server process shares the test database: PostgreSQL only",
     ),
 ]

@@ -11,6 +11,7 @@ from pathlib import Path
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
+from django.db import connection
 
 from accounts.benchmarks import forget_failures, hashing_flood, reset_timing
 from lab.benchmarks.servers import DaphneServer
@@ -38,7 +39,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, **options):
-        if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+        if connection.vendor != "postgresql":
             raise CommandError("Set DATABASE_URL to a PostgreSQL database: the server shares it.")
         if settings.DEBUG:
             raise CommandError("Unset DJANGO_DEBUG: the figures are for production settings.")

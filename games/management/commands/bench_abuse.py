@@ -4,8 +4,8 @@ line is JSON."""
 
 import json
 
-from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
+from django.db import connection
 
 from lab.benchmarks.abuse import benchmark
 
@@ -18,7 +18,7 @@ class Command(BaseCommand):
         parser.add_argument("--watchers", type=int, default=500, help="watchers at one table")
 
     def handle(self, *args, **options):
-        if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+        if connection.vendor != "postgresql":
             raise CommandError("Set DATABASE_URL to a PostgreSQL database: the server shares it.")
         figures = benchmark(hinters=options["hinters"], watchers=options["watchers"])
         for step, numbers in figures.items():

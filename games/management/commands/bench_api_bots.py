@@ -6,8 +6,8 @@ line of output is a JSON object with the figures.
 
 import json
 
-from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
+from django.db import connection
 
 from lab.benchmarks.api_bots import LEVEL_OF_KEY, benchmark
 
@@ -25,7 +25,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, bots, tables, think, seconds, opponents, **options):
-        if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+        if connection.vendor != "postgresql":
             raise CommandError("Set DATABASE_URL to a PostgreSQL database: the server shares it.")
         levels = opponents.split(",")
         if len(levels) != 2 or not set(levels) <= set(LEVEL_OF_KEY):

@@ -9,6 +9,7 @@ import os
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
+from django.db import connection
 
 from games.engine.bots import LEVELS
 from games.table.options import QUICK_PLAY_BOT
@@ -60,7 +61,7 @@ class Command(BaseCommand):
     def handle(self, *args, tables, mode, think, seconds, url, servers, bot_pause, bot, **options):
         if options["baseline"]:
             return self.side_by_side(options["baseline"], options["rounds"], tables, mode, seconds)
-        if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+        if connection.vendor != "postgresql":
             raise CommandError("Set DATABASE_URL to a PostgreSQL database: the server shares it.")
         if tables < 1 or seconds <= 0 or servers < 1 or bot_pause < 0:
             raise CommandError("--tables, --seconds and --servers must be positive.")

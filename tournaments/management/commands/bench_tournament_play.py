@@ -9,6 +9,7 @@ import json
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
+from django.db import connection
 
 from lab.benchmarks.tournament_play import benchmark
 
@@ -43,7 +44,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, kind, people, rounds, minutes, think, clock, target, **options):
-        if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+        if connection.vendor != "postgresql":
             raise CommandError("Set DATABASE_URL to a PostgreSQL database: the server shares it.")
         if "tournaments.lane.pair_forever" not in settings.COINS_RUNNER_LANES:
             raise CommandError("The runner's lanes (COINS_RUNNER_LANES) must pair tournaments.")
