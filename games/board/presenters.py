@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from accounts.selectors import is_bot_account, public_name
@@ -36,6 +37,24 @@ def card_info(card: int) -> dict:
         "name": card_label(card),
         "points": CARD_POINTS[card] > 0,
     }
+
+
+_hand_cards: dict[tuple, dict] = {}  # (card, verdict, language) -> a hand's card
+
+
+def hand_card(card: int, verdict: str | None) -> dict:
+    """A card of the viewer's hand as its button shows it (its verdict on the viewer's turn,
+    else None): built once per card, verdict and language (a board is built every move)."""
+    key = (card, verdict, get_language())
+    kept = _hand_cards.get(key)
+    if kept is None:
+        label = _("Play the %(name)s") if verdict is not None else _("Play the %(name)s next")
+        kept = _hand_cards[key] = {
+            **card_info(card),
+            "play_label": label % {"name": card_label(card)},
+            "verdict": verdict,
+        }
+    return dict(kept)  # the caller's own
 
 
 def hand_order(cards) -> list[int]:
@@ -84,18 +103,10 @@ def table_context(
         context["queue_fill_seconds"] = max(0, int(left))
     if view is None:
         return context
+    verdicts = _verdicts(view, game.is_running)
     context.update(
-        hand=[
-            {
-                **card_info(card),
-                "play_label": (
-                    _("Play the %(name)s") if verdict is not None else _("Play the %(name)s next")
-                )
-                % {"name": card_label(card)},
-                "verdict": verdict,
-            }
-            for card, verdict in _verdicts(view, game.is_running)
-        ],
+        hand_key=tuple(verdicts),  # what the hand's buttons show (with the language)
+        hand=[hand_card(card, verdict) for card, verdict in verdicts],
         play_url=reverse("game_play", args=[game.pk]),
         can_play=view.my_turn and game.is_running and not seats[view.seat].stand_in,
         stood_in=view.seat is not None and bool(seats[view.seat].stand_in),
