@@ -48,6 +48,22 @@ def fresh_database(name: str) -> None:
         connection.execute(f'CREATE DATABASE "{name}"')
 
 
+def retire_games(database_url: str) -> int:
+    """End the games a run left running, in the database at ``database_url``: otherwise the
+    runners of the next run would serve them (a look at each idle table ten minutes on, an
+    abandoned game to rate) and charge it to that run. Works on any commit's schema."""
+    with psycopg.connect(database_url, autocommit=True) as connection:
+        has_due_at = connection.execute(
+            "SELECT 1 FROM information_schema.columns "
+            "WHERE table_name = 'games_game' AND column_name = 'due_at'"
+        ).fetchone()
+        due = ", due_at = NULL" if has_due_at else ""
+        return connection.execute(
+            f"UPDATE games_game SET status = 'abandoned'{due} "
+            "WHERE status IN ('waiting', 'in_progress')"
+        ).rowcount
+
+
 def unpack(rev: str, into: Path) -> str:
     """Unpack commit ``rev`` of this repository into ``into``; return its full hash."""
     root = Path(settings.BASE_DIR)
@@ -135,6 +151,7 @@ def compare(*, rev: str, rounds: int, args: list[str], write) -> dict:
             check=True,
         )
         runs: dict[str, list[dict]] = {"ours": [], "theirs": []}
+        retire_games(os.environ["DATABASE_URL"])  # what earlier runs left here
         for number in range(rounds):
             for side, directory, env in (
                 ("ours", ours_dir, ours_env),
@@ -142,6 +159,7 @@ def compare(*, rev: str, rounds: int, args: list[str], write) -> dict:
             ):
                 started = time.monotonic()
                 run = run_bench(directory, env, args)
+                retire_games(env["DATABASE_URL"])
                 runs[side].append(run)
                 write(
                     f"round {number + 1} {side}: "

@@ -259,6 +259,15 @@ def moves_played_by(players: list) -> int:
     return sum(Game.objects.filter(seats__user__in=users).values_list("moves", flat=True))
 
 
+def retire(players: list) -> None:
+    """End the games the run left running: a later run's runners would otherwise serve them
+    (a look at each idle table ten minutes on) and charge that run for it."""
+    Game.objects.filter(
+        seats__user__in=[user for user, _ in players],
+        status__in=[Game.Status.WAITING, Game.Status.IN_PROGRESS],
+    ).update(status=Game.Status.ABANDONED, due_at=None)
+
+
 def benchmark(
     *,
     tables: int,
@@ -301,6 +310,7 @@ def benchmark(
         for daphne in daphnes:
             daphne.stop()
     all_moves = moves_played_by(players) - moves_before
+    retire(players)
     lat = [x * 1000 for x in tally.latencies]
     waits = [x * 1000 for x in tally.turn_waits]
     return {
