@@ -60,7 +60,8 @@ class StandingsConsumer(RidesOutLayerOutages, AsyncWebsocketConsumer):
         """The page says nothing over this socket; anything sent is ignored."""
 
     async def tournament_update(self, event):
-        html = await in_db_thread(live_html)(self.tournament_id, self.user)
+        stamp = event.get("stamp")  # one change: rendered once for this process's sockets
+        html = await in_db_thread(live_html)(self.tournament_id, self.user, stamp)
         if html is not None:
             await self.send(text_data=html)
 

@@ -105,7 +105,6 @@ def table_context(
         return context
     verdicts = _verdicts(view, game.is_running)
     context.update(
-        hand_key=tuple(verdicts),  # what the hand's buttons show (with the language)
         hand=[hand_card(card, verdict) for card, verdict in verdicts],
         play_url=reverse("game_play", args=[game.pk]),
         can_play=view.my_turn and game.is_running and not seats[view.seat].stand_in,

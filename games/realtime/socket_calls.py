@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-import threading
 from types import SimpleNamespace
 from urllib.parse import parse_qs
 
@@ -15,6 +14,7 @@ from django.utils.translation import gettext as _
 
 from accounts.selectors import preferred_language
 from common.metrics import counted
+from common.once import RenderedOnce
 from games.board.render import render_board, viewer_context
 from games.models import Game
 from games.realtime.push import notices_kept
@@ -111,16 +111,13 @@ def render_for(
         shared = spectator_board_key(game, request)
         if shared is None:
             return _render(game, request, loaded, presence)
-        with _rendering(shared):  # the first of many watchers renders, the others wait
-            board = _spectator_boards.get(shared)
-            if board is None:
-                board = _spectator_boards[shared] = _render(game, request, loaded, presence)
-                if moves == game.moves:  # the board of a move: later watchers need no thread
-                    _spectator_moves[(game.pk, moves, *shared[-2:])] = board
-                for kept in (_spectator_boards, _spectator_moves):
-                    while len(kept) > SPECTATOR_BOARDS:
-                        kept.pop(next(iter(kept)), None)
-            return board
+        # the first of many watchers renders, the others wait for it
+        board = _spectator_boards.get(shared, lambda: _render(game, request, loaded, presence))
+        if moves == game.moves:  # the board of a move: later watchers need no thread
+            _spectator_moves[(game.pk, moves, *shared[-2:])] = board
+            while len(_spectator_moves) > SPECTATOR_BOARDS:
+                _spectator_moves.pop(next(iter(_spectator_moves)), None)
+        return board
 
 
 def spectator_board_after(game_id: int, moves: int, invite: str) -> tuple | None:
@@ -137,19 +134,8 @@ def _render(game: Game, request, loaded, presence: dict) -> tuple[str, int, str,
 
 
 SPECTATOR_BOARDS = 64  # boards kept for signed-out watchers, the oldest dropped first
-_spectator_boards: dict[tuple, tuple] = {}
+_spectator_boards = RenderedOnce(SPECTATOR_BOARDS)
 _spectator_moves: dict[tuple, tuple] = {}  # (game, moves, language, invite) -> board
-_render_locks: dict[tuple, threading.Lock] = {}
-_render_locks_lock = threading.Lock()
-
-
-def _rendering(key: tuple) -> threading.Lock:
-    """The lock of one spectator board: its watchers' threads render it once between them."""
-    with _render_locks_lock:
-        lock = _render_locks.setdefault(key, threading.Lock())
-        while len(_render_locks) > SPECTATOR_BOARDS:
-            _render_locks.pop(next(iter(_render_locks)))
-    return lock
 
 
 def spectator_board_key(game: Game, request) -> tuple | None:

@@ -1,6 +1,8 @@
-"""The board's memo blocks (``games/templatetags/memo.py``) change no byte of any board: every
-board of whole games, for a seated person and a watcher, in three languages, rendered with
-the fragments kept from every earlier board and rendered from nothing, is the same."""
+"""The board's kept fragments change no byte of any board: every board of whole games, for a
+seated person and a watcher, in three languages, rendered with the fragments kept from every
+earlier board (``{% memo %}`` blocks, ``games/templatetags/memo.py``) and rendered from
+nothing, is the same; and the hand's buttons, built in Python once each, are what the
+template that drew them before gave, for every card, verdict and kind of button."""
 
 from __future__ import annotations
 
@@ -88,3 +90,45 @@ def test_lazy_translations_are_keyed_by_their_text():
         spanish = pgettext("suit", "Cups")
         assert spanish != "Cups"
         assert memo.frozen({"suit": pgettext_lazy("suit", "Cups")}) == (("suit", spanish),)
+
+
+# The hand as the board's template drew it before ``{% hand_buttons %}`` (games/templatetags/
+# cards.py) took its place.
+TEMPLATE_HAND = (
+    "{% load i18n cards %}"
+    '{% for card in hand %}{% if can_play %}<button type="submit" name="card" '
+    'value="{{ card.code }}" class="card" data-card="{{ card.code }}"{% if '
+    'card.verdict %} data-verdict="{{ card.verdict }}"{% endif %}>{% elif '
+    'game.is_running and not stood_in %}<button type="button" class="card" '
+    'data-card="{{ card.code }}" data-premove aria-pressed="false">{% else %}<button '
+    'type="button" class="card" data-card="{{ card.code }}" disabled>{% endif %}{% '
+    'card_face card card.play_label %}{% if card.verdict %}<span class="verdict">{% '
+    'if card.verdict == "wins" %}<span aria-hidden="true">✓</span><span '
+    'class="verdict-text"> {% translate "takes the trick" %}</span>{% elif '
+    'card.verdict == "can-win" %}<span aria-hidden="true">?</span><span '
+    'class="verdict-text"> {% translate "can win" %}</span>{% else %}<span '
+    'aria-hidden="true">✗</span><span class="verdict-text"> {% translate "cannot '
+    'win" %}</span>{% endif %}</span>{% endif %}</button>{% empty %}<p class="hint">'
+    '{% translate "No cards left." %}</p>{% endfor %}'
+)
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_hand_buttons_are_the_template_s(language):
+    from django.template import Context, Template
+
+    from games.board.presenters import hand_card
+    from games.templatetags.cards import hand_buttons
+
+    template = Template(TEMPLATE_HAND)
+    kinds = [(True, True, False), (False, True, False), (False, True, True), (False, False, False)]
+    with translation.override(language):
+        for verdict in (None, "wins", "can-win", "cannot-win"):
+            hand = [hand_card(card, verdict) for card in range(len(CARD_CODES))]
+            for can_play, running, stood_in in kinds:
+                context = {"hand": hand, "can_play": can_play, "stood_in": stood_in}
+                context["game"] = {"is_running": running}
+                expected = template.render(Context(context))
+                assert hand_buttons(hand, can_play, running, stood_in) == expected
+        empty = template.render(Context({"hand": [], "can_play": False, "game": {}}))
+        assert hand_buttons([], False, True, False) == empty

@@ -104,3 +104,38 @@ async def test_a_socket_rides_out_a_redis_outage_and_sends_what_it_missed(
     await db(entry_join)(tournament_id=tournament.pk, user=second)
     await socket.frame_where(lambda f: f.count("data-player=") == 2)
     await socket.communicator.disconnect()
+
+
+async def test_one_change_renders_the_standings_once_for_every_socket(
+    make_tournament, people, monkeypatch
+):
+    """Six people and two visitors watch: one change is one render of the standings in this
+    process (per language), and each socket still marks only its own viewer's row."""
+    from tournaments import live
+
+    tournament = await db(make_tournament)("arena")
+    everyone = await db(people)(6)
+    for person in everyone:
+        await db(entry_join)(tournament_id=tournament.pk, user=person)
+    sockets = [Socket(tournament.pk, person) for person in everyone]
+    sockets += [Socket(tournament.pk), Socket(tournament.pk)]
+    for socket in sockets:
+        await socket.connect()
+    renders = []
+    render = live.render_to_string
+
+    def counting(name, context=None, *args, **kwargs):
+        renders.append(name)
+        return render(name, context, *args, **kwargs)
+
+    monkeypatch.setattr(live, "render_to_string", counting)
+    await db(standings_changed)(tournament.pk)
+    frames = [await socket.communicator.receive_from(timeout=10) for socket in sockets]
+    assert renders.count("tournaments/detail.html#standings") == 1
+    assert renders.count("tournaments/detail.html#live") == len(sockets)
+    for person, frame in zip(everyone, frames, strict=False):
+        assert frame.count('class="you"') == 1
+        assert f'<tr class="you" data-player="{person.username}"' in frame
+    assert all('class="you"' not in frame for frame in frames[6:])
+    for socket in sockets:
+        await socket.communicator.disconnect()
