@@ -305,9 +305,10 @@ COINS_HEADER_TIMEOUT = float(os.environ.get("COINS_HEADER_TIMEOUT", "10"))
 # Game play: the pause before a bot plays (so people can follow the trick). How long a bot
 # thinks is the bot's own budget (games/engine/bots), the same everywhere it plays.
 COINS_BOT_PAUSE = float(os.environ.get("COINS_BOT_PAUSE", "0.8"))
-# Seconds between a table runner's looks at the schedule when nothing was due: how late a
-# bot's card may come after its pause (one small query per look and process).
-COINS_RUNNER_POLL = float(os.environ.get("COINS_RUNNER_POLL", "0.1"))
+# The longest a table runner sleeps between looks at the schedule. It sleeps until the next
+# game is due, and its own process wakes it for a game due sooner (games/table/alarm.py), so
+# this only bounds how late it serves a game scheduled by another process that died.
+COINS_RUNNER_POLL = float(os.environ.get("COINS_RUNNER_POLL", "0.5"))
 # Analysis of finished games (analysis/): deals per card and play-outs per seat for a hand's
 # luck, how often an idle lane looks for queued games, its worker processes (at a low
 # priority), and the lanes that run beside every table runner.

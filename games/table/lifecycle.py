@@ -27,7 +27,7 @@ from games.models import Game, Hand, Presence, Seat
 from games.realtime.presence import STALE_AFTER
 from games.realtime.push import notify_table
 from games.signals import game_over, turn_began
-from games.table import state_cache
+from games.table import alarm, state_cache
 from games.table.errors import GameNotFound
 from games.table.loading import LoadedGame, game_load, remember
 from games.table.move_rows import MoveRows
@@ -169,6 +169,7 @@ def schedule(game: Game, seat: Seat, now: datetime, trick_just_won: bool = False
     else:
         game.turn_deadline = None
         game.due_at = now + IDLE_CHECK
+    transaction.on_commit(partial(alarm.wake_for, game.due_at))  # a runner asleep past it
 
 
 def reschedule(game: Game) -> None:
@@ -225,6 +226,7 @@ def _mark_ended(game: Game, status: str, now: datetime) -> None:
     game.finished_at = now
     game.turn_deadline = None
     game.due_at = now if game.was_dealt else None  # then a runner rates it
+    transaction.on_commit(partial(alarm.wake_for, game.due_at))
     transaction.on_commit(partial(state_cache.drop, (game.pk, game.seed)))
 
 

@@ -16,6 +16,7 @@ import asyncio
 import logging
 import os
 import time
+from datetime import datetime
 
 from django.conf import settings
 from django.db import transaction
@@ -28,13 +29,13 @@ from common.metrics import counted
 from games.models import Game
 from games.realtime.db_threads import in_db_thread
 from games.signals import runner_idle
-from games.table import flow
+from games.table import alarm, flow
 from games.table.lifecycle import RETRY_AFTER, retry_later
 from games.table.thinking import choose_elsewhere
 
 log = logging.getLogger(__name__)
 
-POLL = settings.COINS_RUNNER_POLL  # seconds between looks at the schedule when nothing was due
+POLL = settings.COINS_RUNNER_POLL  # the longest sleep between looks at the schedule
 IDLE_WORK_EVERY = 1.0  # seconds between two rounds of other apps' background work
 THINKING_AT_ONCE = settings.COINS_THINKING_PROCESSES  # searches at once per runner (one per
 # worker process); the others wait their turn
@@ -140,12 +141,32 @@ async def run_tables_forever() -> None:
                     # a while, and the tables keep moving meanwhile
                     idle_since = now
                     idle_task = asyncio.create_task(_idle_work_logged())
-                await asyncio.sleep(settings.COINS_RUNNER_POLL)
+                await nap()
         except asyncio.CancelledError:
             raise
         except Exception:  # a database restart, say: log it and keep the tables going
             log.exception("The table runner failed; trying again")
             await asyncio.sleep(1)
+
+
+def next_due_at() -> datetime | None:
+    """When the schedule's earliest game is due (None if no game is)."""
+    return (
+        Game.objects.filter(due_at__isnull=False)
+        .order_by("due_at")
+        .values_list("due_at", flat=True)
+        .first()
+    )
+
+
+async def nap() -> None:
+    """Sleep until the next game is due, this process schedules one sooner, or
+    ``COINS_RUNNER_POLL`` seconds pass (games another process scheduled, if it died)."""
+    alarm.going_to_sleep()
+    due = await in_db_thread(next_due_at)()
+    poll = settings.COINS_RUNNER_POLL
+    seconds = poll if due is None else min(poll, (due - timezone.now()).total_seconds())
+    await alarm.sleep(seconds)
 
 
 _started_in: int | None = None  # the process whose event loop runs this module's runner
