@@ -52,8 +52,12 @@ def notify_table(game_id: int, moves: int, skip: str = "") -> None:
     if kept is not None:
         kept.append((game_id, moves, skip))
         return
-    if get_channel_layer() is not None:
+    if get_channel_layer() is None:
+        return
+    try:
         async_to_sync(tell_table)(game_id, moves, skip)
+    except Exception as error:  # called where it cannot wait (an event loop's own thread)
+        log.warning("Could not tell the sockets of table %s: %s", game_id, error)
 
 
 async def tell_table(game_id: int, moves: int, skip: str = "") -> None:
