@@ -4,23 +4,16 @@ schedules sooner (a bot's card after its pause), and it still looks every
 
 import asyncio
 
-import pytest
 from channels.db import database_sync_to_async
-from django.db import connection
 from django.utils import timezone
 
 from games.models import Game
 from games.table import seats as services
 
+from .helpers import RUNNER_TEST_MARKS
 from .test_runner_background import person_plays_first_card
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.asyncio,
-    pytest.mark.skipif(
-        connection.vendor != "postgresql", reason="SQLite serves every call on one thread"
-    ),
-]
+pytestmark = RUNNER_TEST_MARKS
 
 db = database_sync_to_async
 

@@ -4,9 +4,7 @@ while it takes its time, the bots keep playing."""
 import asyncio
 import threading
 
-import pytest
 from channels.db import database_sync_to_async
-from django.db import connection
 
 from games.engine import CARD_CODES
 from games.models import Game
@@ -15,13 +13,9 @@ from games.table import flow
 from games.table import seats as services
 from games.table.loading import game_load
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.asyncio,
-    pytest.mark.skipif(
-        connection.vendor != "postgresql", reason="SQLite serves every call on one thread"
-    ),
-]
+from .helpers import RUNNER_TEST_MARKS
+
+pytestmark = RUNNER_TEST_MARKS
 
 db = database_sync_to_async
 

@@ -7,7 +7,6 @@ import threading
 
 import pytest
 from channels.db import database_sync_to_async
-from django.db import connection
 
 from games.models import Game
 from games.table import flow
@@ -16,16 +15,11 @@ from ratings import recompute
 from ratings.models import RatingEvent, RatingsRecompute
 from ratings.queue import queued_rate
 from ratings.recompute import chunk_committed
+from tests.games.helpers import RUNNER_TEST_MARKS
 from tests.games.test_runner_background import person_plays_first_card
 from tests.ratings.test_ratings import finish
 
-pytestmark = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.asyncio,
-    pytest.mark.skipif(
-        connection.vendor != "postgresql", reason="SQLite serves every call on one thread"
-    ),
-]
+pytestmark = RUNNER_TEST_MARKS
 
 db = database_sync_to_async
 
