@@ -5,21 +5,9 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
-import pytest
-from django.db import connection
-
 from games.engine import CARD_CODES, GameState, card_name, parse_card
 from games.models import Game, Hand, Play
 from lab.benchmarks.bursts import at_once as burst
-
-# The marks of a test module that runs a table runner on its event loop beside the database.
-RUNNER_TEST_MARKS = [
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.asyncio,
-    pytest.mark.skipif(
-        connection.vendor != "postgresql", reason="SQLite serves every call on one thread"
-    ),
-]
 
 MOVES = re.compile(r'id="board"[^>]*data-moves="(\d+)"')
 

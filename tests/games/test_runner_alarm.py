@@ -10,7 +10,7 @@ from django.utils import timezone
 from games.models import Game
 from games.table import seats as services
 
-from .helpers import RUNNER_TEST_MARKS
+from .runner_marks import RUNNER_TEST_MARKS
 from .test_runner_background import person_plays_first_card
 
 pytestmark = RUNNER_TEST_MARKS

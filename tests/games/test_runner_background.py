@@ -13,7 +13,7 @@ from games.table import flow
 from games.table import seats as services
 from games.table.loading import game_load
 
-from .helpers import RUNNER_TEST_MARKS
+from .runner_marks import RUNNER_TEST_MARKS
 
 pytestmark = RUNNER_TEST_MARKS
 

@@ -15,7 +15,7 @@ from ratings import recompute
 from ratings.models import RatingEvent, RatingsRecompute
 from ratings.queue import queued_rate
 from ratings.recompute import chunk_committed
-from tests.games.helpers import RUNNER_TEST_MARKS
+from tests.games.runner_marks import RUNNER_TEST_MARKS
 from tests.games.test_runner_background import person_plays_first_card
 from tests.ratings.test_ratings import finish
 
