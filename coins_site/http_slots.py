@@ -26,20 +26,18 @@ BUSY = (
 STREAMS = ("/api/stream/", "/api/bot/game/stream/")
 
 
-class HttpSlots:
-    """ASGI middleware for HTTP: ``COINS_HTTP_AT_ONCE`` requests at once, at most
-    ``COINS_HTTP_QUEUE`` waiting (503 beyond); streams pass without a slot."""
+API = "/api/"  # the Bot API's requests: a program's moves, each a short post
 
-    def __init__(self, app):
-        self.app = app
-        self.at_once = settings.COINS_HTTP_AT_ONCE
-        self.queue = settings.COINS_HTTP_QUEUE
+
+class Lane:
+    """``at_once`` requests at once, at most ``queue`` waiting (503 beyond)."""
+
+    def __init__(self, at_once: int, queue: int):
+        self.at_once, self.queue = at_once, queue
         self.slots: dict[int, asyncio.Semaphore] = {}  # one per event loop
         self.waiting = 0
 
-    async def __call__(self, scope, receive, send):
-        if scope["type"] != "http" or not self.at_once or scope.get("path", "").startswith(STREAMS):
-            return await self.app(scope, receive, send)
+    async def serve(self, app, scope, receive, send):
         slots = self.slots.setdefault(
             id(asyncio.get_running_loop()), asyncio.Semaphore(self.at_once)
         )
@@ -52,9 +50,30 @@ class HttpSlots:
         finally:
             self.waiting -= 1
         try:
-            return await self.app(scope, receive, send)
+            return await app(scope, receive, send)
         finally:
             slots.release()
+
+
+class HttpSlots:
+    """ASGI middleware for HTTP: pages take ``COINS_HTTP_AT_ONCE`` at once and the Bot API's
+    requests ``COINS_API_AT_ONCE`` in a lane of their own (a hundred bots' moves queued
+    behind four page slots took 5.6 s a round trip: docs/benchmarks.md), each with at most
+    ``COINS_HTTP_QUEUE`` waiting (503 beyond); streams pass without a slot."""
+
+    def __init__(self, app):
+        self.app = app
+        self.pages = Lane(settings.COINS_HTTP_AT_ONCE, settings.COINS_HTTP_QUEUE)
+        self.api = Lane(settings.COINS_API_AT_ONCE, settings.COINS_HTTP_QUEUE)
+
+    async def __call__(self, scope, receive, send):
+        path = scope.get("path", "")
+        if scope["type"] != "http" or path.startswith(STREAMS):
+            return await self.app(scope, receive, send)
+        lane = self.api if path.startswith(API) else self.pages
+        if not lane.at_once:
+            return await self.app(scope, receive, send)
+        return await lane.serve(self.app, scope, receive, send)
 
 
 async def busy(send) -> None:

@@ -397,6 +397,8 @@ COINS_ADDRESS_SOCKETS_PER_SECOND = float(os.environ.get("COINS_ADDRESS_SOCKETS_P
 # beyond): Django's threads take turns with the tables' sockets (coins_site/http_slots.py).
 COINS_HTTP_AT_ONCE = int(os.environ.get("COINS_HTTP_AT_ONCE", "4"))
 COINS_HTTP_QUEUE = int(os.environ.get("COINS_HTTP_QUEUE", "200"))
+# The Bot API's requests (programs' moves) at once per process, beside the pages' slots.
+COINS_API_AT_ONCE = int(os.environ.get("COINS_API_AT_ONCE", "8"))
 # The Bot API (docs/bot-api.md), each as (per token, per account): moves (cards, resignations,
 # chat lines) per COINS_API_MOVE_WINDOW seconds, games at once, new games a day; the clock of
 # an API game when none is asked for; the streams' keep-alive (an empty line at least this

@@ -11,6 +11,7 @@ from coins_site.http_slots import HttpSlots
 @pytest.fixture
 def slots(settings):
     settings.COINS_HTTP_AT_ONCE, settings.COINS_HTTP_QUEUE = 2, 3
+    settings.COINS_API_AT_ONCE = 4
     state = {"inside": 0, "most": 0}
     release = asyncio.Event()
 
@@ -66,3 +67,21 @@ async def test_sockets_do_not_wait_for_a_slot(slots):
     await until(lambda: state["inside"] == 10)  # all at once, none waiting for a slot
     release.set()
     await asyncio.gather(*sockets)
+
+
+async def test_the_bot_api_has_a_lane_of_its_own(slots):
+    """Pages filling their two slots hold up no program's move: the API's four are apart."""
+    middleware, state, release = slots
+    pages = [
+        asyncio.create_task(ask(middleware, {"type": "http", "path": "/games/"})) for _ in range(2)
+    ]
+    await until(lambda: state["inside"] == 2)
+    moves = [
+        asyncio.create_task(ask(middleware, {"type": "http", "path": "/api/bot/game/1/play/3O"}))
+        for _ in range(6)
+    ]
+    await until(lambda: state["inside"] == 6)  # two pages and four moves, two moves waiting
+    assert state["inside"] == 6
+    release.set()
+    assert await asyncio.gather(*pages, *moves) == [200] * 8
+    assert state["most"] == 6
