@@ -20,7 +20,7 @@ from games.models import Game
 from games.realtime.push import notices_kept
 from games.table import flow
 from games.table.invites import HiddenTable, invite_of, table_for
-from games.table.loading import cached_game
+from games.table.loading import LoadedGame, cached_game, game_load
 
 MAX_MESSAGE_BYTES = 2048
 TAB_ID = re.compile(r"[A-Za-z0-9_-]{8,32}")
@@ -108,7 +108,9 @@ def render_for(
     with counted("push"):
         loaded = cached_game(game_id, seed, moves) if moves is not None and moves >= 0 else None
         game = loaded.game if loaded else Game.objects.get(pk=game_id)
-        shared = spectator_board_key(game, request)
+        if loaded is None and game.is_running and request.user.is_authenticated:
+            loaded = game_load(game)  # who sits where (the board's render needs it anyway)
+        shared = spectator_board_key(game, request, loaded)
         if shared is None:
             return _render(game, request, loaded, presence)
         # the first of many watchers renders, the others wait for it
@@ -138,14 +140,18 @@ _spectator_boards = RenderedOnce(SPECTATOR_BOARDS)
 _spectator_moves: dict[tuple, tuple] = {}  # (game, moves, language, invite) -> board
 
 
-def spectator_board_key(game: Game, request) -> tuple | None:
-    """What a signed-out watcher's board of a running game depends on, or None for anyone
-    else. Such a board holds no form and no token of its viewer's, so every signed-out
-    watcher with the same language and invite sees the same HTML: 500 watchers cost a render
-    per move (per process), not 500, and a crowd arriving costs no render each. Who is there
-    is left out of the key: a board shows it as its first viewer read it, and the next
-    presence frame (half a second later) brings every page to the latest reading."""
-    if request.user.is_authenticated or not game.is_running:
+def spectator_board_key(game: Game, request, loaded: LoadedGame | None = None) -> tuple | None:
+    """What a watcher's board of a running game depends on, or None for anyone else (a
+    seated player, or a game not running). Such a board holds no form and no token of its
+    viewer's, signed in or not, so every watcher with the same language and invite sees the
+    same HTML: 500 watchers cost a render per move (per process), not 500, and a crowd
+    arriving costs no render each. A signed-in viewer is a watcher if ``loaded`` (the game
+    with its seats) seats them nowhere. Who is there is left out of the key: a board shows
+    it as its first viewer read it, and the next presence frame (half a second later) brings
+    every page to the latest reading."""
+    if not game.is_running:
+        return None
+    if request.user.is_authenticated and (loaded is None or loaded.seat_of(request.user)):
         return None
     return (
         game.pk,

@@ -30,7 +30,7 @@ def visitor(game_id: int, address: str, tab: str = "") -> Client:
 
 
 async def outcome(client: Client) -> str:
-    """"served" if the socket got its board, else the close code it got."""
+    """ "served" if the socket got its board, else the close code it got."""
     assert (await client.connect())[0]
     while True:
         output = await client.communicator.receive_output(timeout=10)
@@ -158,9 +158,11 @@ async def test_a_stale_row_counts_for_nothing_against_a_cap(alice, settings):
     await client.close()
 
 
-async def test_signed_out_watchers_share_one_render_per_move(alice, monkeypatch):
-    """Every signed-out watcher's board of a move is the same HTML (no form, no token of
-    theirs): rendered once for all of them, never with anything of the player's hand."""
+@pytest.mark.parametrize("signed_in", [0, 3])
+async def test_watchers_share_one_render_per_move(signed_in, alice, make_user, monkeypatch):
+    """Every watcher's board of a move is the same HTML (no form, no token of theirs),
+    signed in (seated nowhere) or not: rendered once for all of them, never with anything
+    of the player's hand."""
     from games.realtime import socket_calls
 
     game = await db(services.game_create)(
@@ -169,7 +171,9 @@ async def test_signed_out_watchers_share_one_render_per_move(alice, monkeypatch)
     player = Client(game.pk, alice, 0)
     assert (await player.connect())[0]
     frame = await player.board_where(can_play)
-    watchers = [visitor(game.pk, f"192.0.2.{n}") for n in range(6)]
+    members = [await db(make_user)(f"watcher{n}") for n in range(signed_in)]
+    watchers = [Client(game.pk, member) for member in members]
+    watchers += [visitor(game.pk, f"192.0.2.{n}") for n in range(6 - signed_in)]
     assert await burst(watchers) == ["served"] * 6
     for client in (player, *watchers):
         await client.drain()
