@@ -7,7 +7,7 @@ is served by one runner at a time, the others pass on to the next. What a runner
 ``flow.run_due`` call, checked against the game as it finds it under the lock, so a second
 runner reaching the same game finds nothing due. A runner killed mid-way leaves its
 transaction uncommitted: the game is still due, and a surviving runner serves it within
-``POLL`` seconds (a search bot's lease, ``lifecycle.SEARCH_LEASE``, expires as fast).
+``COINS_RUNNER_POLL`` seconds (a search bot's lease, ``lifecycle.SEARCH_LEASE``, expires as fast).
 """
 
 from __future__ import annotations
@@ -35,7 +35,6 @@ from games.table.thinking import choose_elsewhere
 
 log = logging.getLogger(__name__)
 
-POLL = settings.COINS_RUNNER_POLL  # the longest sleep between looks at the schedule
 IDLE_WORK_EVERY = 1.0  # seconds between two rounds of other apps' background work
 THINKING_AT_ONCE = settings.COINS_THINKING_PROCESSES  # searches at once per runner (one per
 # worker process); the others wait their turn
