@@ -40,11 +40,12 @@ class LeaderboardAdmin(admin.ModelAdmin):
         "season_end",
         "target",
         "opponents",
+        "listed",
         "is_active",
         "is_public",
         "closed_at",
     ]
-    list_filter = ["is_active", "is_public", "opponents"]
+    list_filter = ["is_active", "is_public", "opponents", "listed"]
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
     inlines = [ExclusionInline]

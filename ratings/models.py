@@ -117,6 +117,14 @@ class Leaderboard(models.Model):
         HUMANS_ONLY = "humans", _("Only games between people")
         WITH_BOTS = "bots", _("Only games with at least one bot")
 
+    class Listed(models.TextChoices):
+        """Whose lines a board lists: a board of bots ranks the programs (bot accounts) and
+        the site's levels apart from people."""
+
+        PEOPLE = "people", _("People only")
+        EVERYONE = "all", _("People and bots")
+        BOTS = "bots", _("Bots only")
+
     name = models.CharField(max_length=80)
     slug = models.SlugField(unique=True)
     description = models.TextField(blank=True)
@@ -127,7 +135,12 @@ class Leaderboard(models.Model):
     )
     opponents = models.CharField(max_length=8, choices=Opponents.choices, default=Opponents.ANY)
     min_games = models.PositiveIntegerField(default=1)
-    list_bots = models.BooleanField(default=True)
+    listed = models.CharField(
+        max_length=8,
+        choices=Listed.choices,
+        default=Listed.EVERYONE,
+        help_text=_("Whose lines are listed: bots are the site's levels and bot accounts."),
+    )
     is_active = models.BooleanField(default=True, help_text=_("Archived boards are inactive."))
     is_public = models.BooleanField(default=True)
     closed_at = models.DateTimeField(null=True, blank=True, editable=False)

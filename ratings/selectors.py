@@ -27,8 +27,8 @@ from .models import (
 from .ranks import ranks_for_reading
 from .services import rated_events
 
-# A seat held by a bot: one of the site's, or a bot account (a program). Games with one never
-# count for the boards of games between people.
+# A seat (or a standing) held by a bot: one of the site's, or a bot account (a program). Games
+# with one never count for the boards of games between people.
 BOT_SEAT = ~Q(bot="") | Q(user__profile__is_bot=True)
 
 
@@ -54,15 +54,17 @@ PAGE_SIZE = 50
 
 
 def standings(board: Leaderboard) -> QuerySet[Standing]:
-    """The lines of ``board`` that are listed: enough games, not excluded, bots if listed
-    (unordered: see ``ORDER``)."""
+    """The lines of ``board`` that are listed: enough games, not excluded, of the kind of
+    players it lists (unordered: see ``ORDER``)."""
     rows = (
         board.standings.filter(games__gte=board.min_games)
         .exclude(user__in=board.exclusions.values("user"))
         .select_related("rating", "user__profile")
     )
-    if not board.list_bots:  # neither the site's bots nor bot accounts
-        rows = rows.filter(bot="").exclude(user__profile__is_bot=True)
+    if board.listed == Leaderboard.Listed.PEOPLE:
+        rows = rows.exclude(BOT_SEAT)
+    elif board.listed == Leaderboard.Listed.BOTS:
+        rows = rows.filter(BOT_SEAT)
     return rows
 
 

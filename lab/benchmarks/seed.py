@@ -417,7 +417,11 @@ def boards_ensure() -> list:
         (
             "people",
             "People only",
-            {"opponents": Leaderboard.Opponents.HUMANS_ONLY, "list_bots": False, "min_games": 5},
+            {
+                "opponents": Leaderboard.Opponents.HUMANS_ONLY,
+                "listed": Leaderboard.Listed.PEOPLE,
+                "min_games": 5,
+            },
         ),
     ]
     boards = []

@@ -33,11 +33,18 @@ def finished_game(api, robot) -> Game:
 def test_a_bot_account_s_games_count_only_on_boards_that_take_bots(robot, api):
     people = Leaderboard.objects.create(name="People", slug="people", opponents="humans")
     bots = Leaderboard.objects.create(name="Bots", slug="bots", opponents="bots")
-    unlisted = Leaderboard.objects.create(name="All", slug="all", list_bots=False)
-    finished_game(api, robot)
+    unlisted = Leaderboard.objects.create(name="All", slug="all", listed="people")
+    bots_only = Leaderboard.objects.create(name="Programs", slug="programs", listed="bots")
+    game = finished_game(api, robot)
     assert not standings(people).filter(user=robot).exists()
     assert standings(bots).filter(user=robot).exists()
     assert not standings(unlisted).exists()
+    # a board of bots ranks the program beside the site's levels it played, and no person
+    listed = list(standings(bots_only))
+    assert robot.pk in {line.user_id for line in listed}
+    levels = {seat.bot for seat in game.seats.exclude(bot="")}
+    assert levels and {line.bot for line in listed if not line.user_id} == levels
+    assert {line.user_id for line in listed if line.user_id} == {robot.pk}
 
 
 def test_the_bot_mark_shows_on_the_table_the_replay_the_player_page_and_boards(robot, api, client):

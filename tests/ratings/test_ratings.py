@@ -175,9 +175,13 @@ def test_the_leaderboard_page_ranks_players_and_costs_a_bounded_number_of_querie
     assert html.count('data-rank="') == 6 + 2  # six people and two bot levels
     client.force_login(users[4])
     assert 'class="you"' in client.get("/leaderboards/main/").content.decode()
-    board.list_bots = False
+    board.listed = Leaderboard.Listed.PEOPLE
     board.save()
     assert client.get("/leaderboards/main/").content.decode().count('data-rank="') == 6
+    board.listed = Leaderboard.Listed.BOTS
+    board.save()
+    html = client.get("/leaderboards/main/").content.decode()
+    assert html.count('data-rank="') == 2 and "Random" in html and 'class="you"' not in html
 
 
 def test_boards_filter_games_and_exclusions(client, django_user_model):
