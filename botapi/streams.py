@@ -1,8 +1,10 @@
 """The API's NDJSON streams: a person's events, and one seat's game.
 
 The database is the truth: every line comes from it (``botapi.news``). The channel layer
-only wakes a game stream early: it joins the table's group (``game-<id>``, as the table's
-sockets do), so a card played in any server process reaches it at once. Without the layer
+only wakes a game stream early: it joins the table's group (``game-<id>``) on the streams'
+layer (``COINS_STREAM_LAYER``: Redis pub/sub, which pushes each message to the process),
+where every change of a table with a program seated is told (``games.realtime.push``), so a
+card played in any server process reaches it at once. Without the layer
 (Redis down or restarting) a stream reads the database every ``COINS_API_POLL`` seconds and
 tries the layer again meanwhile: slower, never a state lost. Every stream writes an empty
 line when it has said nothing for ``COINS_API_KEEPALIVE`` seconds. A stream that reconnects
@@ -25,7 +27,7 @@ from django.utils.translation import gettext as _
 
 from games.realtime.channels_adapter import retrying
 from games.realtime.db_threads import in_db_thread
-from games.realtime.push import group_name
+from games.realtime.push import group_name, stream_alias
 
 from .access import seat_of
 from .http import ApiError, authenticate
@@ -49,7 +51,7 @@ class LayerWake:
 
     def __init__(self, group: str, clock=time.monotonic):
         self.group, self.clock = group, clock
-        self.layer = get_channel_layer()
+        self.layer = get_channel_layer(stream_alias())
         self.channel = ""
         self.pending: asyncio.Future | None = None
         self.failed_at: float | None = None

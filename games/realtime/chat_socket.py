@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 
 from games.realtime.channels_adapter import others_watching
 from games.realtime.db_threads import in_db_thread
+from games.realtime.push import tell_streams
 from games.table.chat import (
     ChatRefused,
     chat_context,
@@ -76,9 +77,10 @@ class ChatSocket:
         data = await in_db_thread(_post)(self.game_id, self.user, text, preset)
         self.chat_seen = max(self.chat_seen, data["id"])
         await self.send(self.chat_line(data) + chat_notice(""))
+        event = {"type": "table.chat", "message": data, "sender": self.channel_name}
+        await tell_streams(self.game_id, event)
         try:
             if await others_watching(self.channel_layer, self.group, self.channel_name):
-                event = {"type": "table.chat", "message": data, "sender": self.channel_name}
                 await self.channel_layer.group_send(self.group, event)
         except Exception as error:  # said and stored: the others' pages catch up after a silence
             log.warning("Could not pass on a chat line at table %s: %s", self.game_id, error)

@@ -12,10 +12,57 @@ from contextvars import ContextVar
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
 
 from games.realtime.channels_adapter import others_watching, retrying
 
 log = logging.getLogger(__name__)
+
+
+# -- the Bot API's game streams: a layer of their own (pub/sub on Redis) --------------------
+
+_programs_at: dict[int, bool] = {}  # game id -> whether a program (bot account) is seated
+PROGRAMS_KEPT = 20_000  # games remembered per process; forgotten ones are looked up again
+
+
+def stream_alias() -> str:
+    """The channel layer the game streams wake on: ``COINS_STREAM_LAYER`` where the settings
+    name it, else the sockets' own."""
+    alias = getattr(settings, "COINS_STREAM_LAYER", "default")
+    return alias if alias in settings.CHANNEL_LAYERS else "default"
+
+
+def programs_seen(game_id: int, seated: bool) -> None:
+    """Remember whether a program sits at ``game_id`` (its seats are loaded anyway when a
+    move commits): only such tables have game streams to wake."""
+    if len(_programs_at) >= PROGRAMS_KEPT:
+        _programs_at.clear()
+    _programs_at[game_id] = seated
+
+
+def _programs_seated(game_id: int) -> bool:
+    """Whether a program sits at the table (synchronous: asks the database once per game
+    and process when no move has told)."""
+    seated = _programs_at.get(game_id)
+    if seated is None:
+        from games.models import Seat  # this module is imported by the models' neighbours
+
+        seated = Seat.objects.filter(game_id=game_id, user__profile__is_bot=True).exists()
+        programs_seen(game_id, seated)
+    return seated
+
+
+async def tell_streams(game_id: int, event: dict) -> None:
+    """Wake the game streams of ``game_id`` (if any can exist: True when unsure). They read
+    the database themselves, so a lost wake costs a stream its next keepalive, never a
+    line."""
+    alias = stream_alias()
+    if alias == "default" or not _programs_at.get(game_id, True):
+        return  # the sockets' message wakes them, or no program sits there
+    try:
+        await retrying(get_channel_layer(alias).group_send, group_name(game_id), event)
+    except Exception as error:
+        log.warning("Could not wake the game streams of table %s: %s", game_id, error)
 
 
 def group_name(game_id: int) -> str:
@@ -54,6 +101,7 @@ def notify_table(game_id: int, moves: int, skip: str = "") -> None:
         return
     if get_channel_layer() is None:
         return
+    _programs_seated(game_id)  # known to ``tell_streams`` from here on
     try:
         async_to_sync(tell_table)(game_id, moves, skip)
     except Exception as error:  # called where it cannot wait (an event loop's own thread)
@@ -66,10 +114,11 @@ async def tell_table(game_id: int, moves: int, skip: str = "") -> None:
     layer = get_channel_layer()
     if layer is None:
         return
+    event = {"type": "table.update", "moves": moves}
+    await tell_streams(game_id, event)
     try:
         if skip and not await retrying(others_watching, layer, group_name(game_id), skip):
             return
-        event = {"type": "table.update", "moves": moves}
         await retrying(layer.group_send, group_name(game_id), event)
     except Exception as error:  # the change is committed; a lost update is asked for again
         log.warning("Could not tell the sockets of table %s: %s", game_id, error)
@@ -95,8 +144,10 @@ def announce_chat(game_id: int, message: dict) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
+    _programs_seated(game_id)
+    event = {"type": "table.chat", "message": message, "sender": ""}
+    async_to_sync(tell_streams)(game_id, event)
     try:
-        event = {"type": "table.chat", "message": message, "sender": ""}
         async_to_sync(layer.group_send)(group_name(game_id), event)
     except Exception as error:  # the message is stored: pages show it when they load
         log.warning("Could not tell the sockets of table %s: %s", game_id, error)

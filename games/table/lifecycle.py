@@ -21,11 +21,12 @@ from django.db.transaction import TransactionManagementError
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.selectors import is_bot_account
 from games.engine import CARD_CODES, GameState
 from games.history.player_records import seats_dealt, seats_settle
 from games.models import Game, Hand, Presence, Seat
 from games.realtime.presence import STALE_AFTER
-from games.realtime.push import notify_table
+from games.realtime.push import notify_table, programs_seen
 from games.signals import game_over, turn_began
 from games.table import alarm, state_cache
 from games.table.errors import GameNotFound
@@ -215,6 +216,7 @@ def commit(rows: MoveRows, skip_channel: str = "") -> None:
         seats_settle(game, loaded.seats)
     transaction.on_commit(partial(remember, loaded))
     moves = game.moves if rows.plays else -1  # -1: a change that is not a card (a stand-in)
+    programs_seen(game.pk, any(s.user_id and is_bot_account(s.user) for s in loaded.seats))
     transaction.on_commit(partial(notify_table, game.pk, moves, skip=skip_channel))
 
 

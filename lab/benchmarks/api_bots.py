@@ -31,7 +31,7 @@ from accounts.models import Profile
 from botapi.tokens import token_create
 from games.engine.bots import LEVELS
 from lab.benchmarks.servers import DaphneServer, new_player, use_a_key_of_our_own
-from lab.benchmarks.tables import percentile, run_tables
+from lab.benchmarks.tables import percentile, retire, run_tables
 
 LEVEL_OF_KEY = {level.key: level for level in LEVELS}
 
@@ -46,11 +46,12 @@ class ApiTally:
     errors: Counter = field(default_factory=Counter)
 
 
-def bot_account(run: str, number: int) -> str:
-    """A bot account with a bot:play token; return the token."""
-    user, _session = new_player(f"api{run}", number)
+def bot_account(run: str, number: int) -> tuple:
+    """A bot account with a bot:play token; return the account (as ``new_player`` does)
+    and the token."""
+    user, session = new_player(f"api{run}", number)
     Profile.objects.filter(user=user).update(is_bot=True)
-    return token_create(user=user, name="bench", scopes=["bot:play"]).secret
+    return (user, session), token_create(user=user, name="bench", scopes=["bot:play"]).secret
 
 
 async def _lines(response: httpx.Response):
@@ -127,7 +128,7 @@ def _ms(values: list[float]) -> dict:
 def benchmark(*, bots: int, tables: int, think: float, seconds: float, opponents) -> dict:
     run = secrets.token_hex(3)
     use_a_key_of_our_own()
-    tokens = [bot_account(run, n) for n in range(bots)]
+    accounts, tokens = zip(*(bot_account(run, n) for n in range(bots)), strict=True)
     people = [new_player(run, n) for n in range(tables)]
     query_log = Path(tempfile.mkdtemp()) / "queries.log"
     daphne = DaphneServer(query_log)
@@ -156,6 +157,7 @@ def benchmark(*, bots: int, tables: int, think: float, seconds: float, opponents
         elapsed = time.perf_counter() - started
         cpu = daphne.cpu_seconds()
         daphne.stop()
+        retire([*accounts, *people])  # a later run's runners would serve what is left
     return {
         "api_bots": bots,
         "people_tables": tables,

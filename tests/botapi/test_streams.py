@@ -42,9 +42,13 @@ class DownLayer:
 
 @pytest.mark.parametrize("layer", ["up", "down"])
 async def test_a_card_reaches_the_game_stream(robot, api, settings, monkeypatch, layer):
+    """Up, only the layer's wake can bring the card (no keepalive falls within the test);
+    down, the stream reads the database every ``COINS_API_POLL``."""
     settings.COINS_API_POLL = 0.02
-    if layer == "down":
-        monkeypatch.setattr(streams, "get_channel_layer", DownLayer)
+    if layer == "up":
+        settings.COINS_API_KEEPALIVE = 3600
+    else:
+        monkeypatch.setattr(streams, "get_channel_layer", lambda alias="default": DownLayer())
     game = await in_db_thread(open_game)(api)
     lines = game_lines(robot, game.pk, 0)
     full = await next_event(lines)
