@@ -16,17 +16,21 @@ from .models import Challenge
 from .state import Snapshot, player_of, states_after
 
 
-def game_news(game_id: int, user, seat: int, seen: Snapshot) -> tuple[list[dict], Snapshot]:
+def game_news(
+    game_id: int, user, seat: int, seen: Snapshot, chat: bool = True
+) -> tuple[list[dict], Snapshot]:
     """The lines a seat's game stream owes since ``seen`` (``gameFull`` first when nothing
-    was shown), and what it will then have shown."""
+    was shown), and what it will then have shown. ``chat`` off: a wake for a card, the
+    chat is not read (its own wake, or the next look, brings its lines)."""
     game = Game.objects.get(pk=game_id)
     now = timezone.now()
     lines: list[dict] = []
-    seats = seats_of(game)
-    stand_ins = {s.number: s.stand_in for s in seats if s.stand_in}
-    shown = Snapshot(game.moves, game.status, stand_ins, seen.chat_id)
+    seats = seats_of(game) if seen.moves < 0 else None
+    taken = Seat.objects.filter(game=game).exclude(stand_in="").values_list("number", "stand_in")
+    stand_ins = dict(taken)
+    shown = Snapshot(game.moves, game.status, stand_ins, seen.chat_id, seen.followed)
     if seen.moves < 0:
-        (_count, state), *_none = states_after(game, seat, -1, now)
+        ((_count, state), *_none), shown.followed = states_after(game, seat, -1, now)
         lines.append(
             {
                 "type": "gameFull",
@@ -35,7 +39,7 @@ def game_news(game_id: int, user, seat: int, seen: Snapshot) -> tuple[list[dict]
                 "target": game.target,
                 "rated": game.is_rated,
                 "clock": game.clock,
-                "players": [player_of(s) for s in seats],
+                "players": [player_of(s) for s in seats or ()],
                 "state": state,
             }
         )
@@ -47,9 +51,10 @@ def game_news(game_id: int, user, seat: int, seen: Snapshot) -> tuple[list[dict]
             lines.append({"type": "seatTakenOver", "seat": number, "by": level})
     if (game.moves, game.status) != (seen.moves, seen.status):
         after = seen.moves if game.moves > seen.moves else -1  # -1: the same cards, now ended
-        lines += [
-            {"type": "gameState", **state} for _count, state in states_after(game, seat, after, now)
-        ]
+        states, shown.followed = states_after(game, seat, after, now, seen.followed)
+        lines += [{"type": "gameState", **state} for _count, state in states]
+    if not chat and game.status == Game.Status.IN_PROGRESS:
+        return lines, shown  # the last look (the game over) reads the chat whatever woke it
     said = (
         ChatMessage.objects.filter(
             game=game, room=ChatMessage.Room.PLAYERS, hidden=False, id__gt=seen.chat_id

@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from accounts.selectors import is_bot_account, public_name
-from games.engine import CARD_CODES, SeatView, TrickRecord
-from games.models import Game, Seat
-from games.table.loading import replay
+from games.engine import CARD_CODES, GameState, SeatView, TrickRecord
+from games.models import Game, Play, Seat
+from games.table.loading import CorruptGame, replay
 
 STATUS = {
     Game.Status.WAITING: "running",  # not reached by API games: they start when made
@@ -44,9 +44,7 @@ def _trick(trick: TrickRecord) -> dict:
     }
 
 
-def state_of(
-    view: SeatView, moves: list[str], game: Game, now: datetime | None = None
-) -> dict:
+def state_of(view: SeatView, moves: list[str], game: Game, now: datetime | None = None) -> dict:
     """The API's state of ``view``'s seat: exactly the fields docs/bot-api.md lists.
 
     ``moves`` are the codes of the cards played so far, in order; ``now`` is given for the
@@ -80,6 +78,15 @@ def state_of(
 
 
 @dataclass
+class Followed:
+    """The engine's state of a game after ``cards`` (its codes, in order): a stream plays
+    the new cards on it instead of replaying the game at each wake."""
+
+    state: GameState
+    cards: list[str]
+
+
+@dataclass
 class Snapshot:
     """A game as one seat's stream last showed it."""
 
@@ -87,16 +94,44 @@ class Snapshot:
     status: str = ""
     stand_ins: dict = field(default_factory=dict)
     chat_id: int = 0
+    followed: Followed | None = None
 
 
-def states_after(game: Game, seat: int, after: int, now: datetime) -> list[tuple[int, dict]]:
+def _steps(game: Game, followed: Followed | None):
+    """(move count, state, cards so far) from ``followed`` on (from the deal without it),
+    up to the game row's move count: only the plays past ``followed`` are read."""
+    if followed is None or len(followed.cards) > game.moves:
+        followed = None
+        for count, (state, card) in enumerate(replay(game)):
+            cards = [] if followed is None else followed.cards
+            if card is not None:
+                cards.append(card)
+            followed = Followed(state, cards)
+            yield count, followed
+        return
+    yield len(followed.cards), followed
+    plays = Play.objects.filter(game=game, sequence__gte=len(followed.cards))
+    for seat, card in (
+        plays.filter(sequence__lt=game.moves).order_by("sequence").values_list("seat", "card")
+    ):
+        if seat != followed.state.to_play:
+            raise CorruptGame(f"Game {game.pk}: seat {seat} played out of turn.")
+        followed.state.play(seat, card)
+        followed.cards.append(card)
+        yield len(followed.cards), followed
+
+
+def states_after(
+    game: Game, seat: int, after: int, now: datetime, followed: Followed | None = None
+) -> tuple[list[tuple[int, dict]], Followed]:
     """The seat's state after each card past ``after`` (the latest with its clock), by move
-    count; the latest state alone when ``after`` is -1 (a stream that opens)."""
-    found, moves = [], []
-    for count, (state, card) in enumerate(replay(game)):
-        if card is not None:
-            moves.append(card)
+    count; the latest state alone when ``after`` is -1 (a stream that opens). Also the game
+    as followed to its latest card, to start from next time."""
+    found = []
+    for count, step in _steps(game, followed):
+        followed = step
         if count > after and (after >= 0 or count == game.moves):
             clock_at = now if count == game.moves else None
-            found.append((count, state_of(state.view_for(seat), moves, game, clock_at)))
-    return found
+            view = step.state.view_for(seat)
+            found.append((count, state_of(view, step.cards, game, clock_at)))
+    return found, followed

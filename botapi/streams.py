@@ -71,31 +71,32 @@ class LayerWake:
             log.warning("Bot API stream without the channel layer (%s): reads the database", error)
             self.failed_at = self.clock()
 
-    async def wait(self, timeout: float) -> None:
-        """Return when the table changed, or after ``timeout`` (at most ``COINS_API_POLL``
-        while the layer is down)."""
+    async def wait(self, timeout: float) -> str:
+        """Return when the table changed (the type of the message that said so), or after
+        ``timeout`` ("": at most ``COINS_API_POLL`` while the layer is down)."""
         if not self.up:
             if self.layer is not None and self.clock() - (self.failed_at or 0) > RETRY_LAYER_EVERY:
                 await self.join()
             if not self.up:
                 await asyncio.sleep(min(timeout, settings.COINS_API_POLL))
-                return
+                return ""
         deadline = self.clock() + timeout
         while (left := deadline - self.clock()) > 0:
             if self.pending is None:
                 self.pending = asyncio.ensure_future(self.layer.receive(self.channel))
             done, _ = await asyncio.wait({self.pending}, timeout=left)
             if not done:
-                return
+                return ""
             pending, self.pending = self.pending, None
             try:
                 message = pending.result()
             except Exception as error:
                 log.warning("Bot API stream lost the channel layer (%s)", error)
                 self.failed_at = self.clock()
-                return
+                return ""
             if message.get("type") in WAKING:
-                return
+                return message["type"]
+        return ""
 
     async def close(self) -> None:
         if self.pending is not None:
@@ -109,10 +110,16 @@ async def game_lines(user, game_id: int, seat: int, clock=time.monotonic):
     """One seat's game: ``gameFull``, then its news as it comes; ends with the game."""
     wake = LayerWake(group_name(game_id), clock)
     await wake.join()  # before the first read: no change falls between the two
-    seen, said_at = Snapshot(), clock()
+    seen, said_at, woken_by, chat_read_at = Snapshot(), clock(), "", clock()
     try:
         while True:
-            lines, seen = await in_db_thread(game_news)(game_id, user, seat, seen)
+            # A card's wake skips the chat (it has a wake of its own), unless the chat has
+            # not been read for a keepalive: a lost chat wake costs that, never the line.
+            chat = woken_by != "table.update" or (
+                clock() - chat_read_at >= settings.COINS_API_KEEPALIVE
+            )
+            chat_read_at = clock() if chat else chat_read_at
+            lines, seen = await in_db_thread(game_news)(game_id, user, seat, seen, chat)
             for data in lines:
                 yield line(data)
             if lines:
@@ -122,7 +129,7 @@ async def game_lines(user, game_id: int, seat: int, clock=time.monotonic):
             if clock() - said_at >= settings.COINS_API_KEEPALIVE:
                 yield b"\n"
                 said_at = clock()
-            await wake.wait(max(0.0, said_at + settings.COINS_API_KEEPALIVE - clock()))
+            woken_by = await wake.wait(max(0.0, said_at + settings.COINS_API_KEEPALIVE - clock()))
     finally:
         await wake.close()
 

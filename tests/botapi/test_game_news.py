@@ -113,3 +113,36 @@ def test_running_games_are_the_dealt_ones_not_over(robot, api):
     first, second = open_game(api), open_game(api)
     flow.resign(game_id=second.pk, user=robot, by_program=True)
     assert running_games(robot) == {first.pk}
+
+
+def test_a_followed_game_says_what_a_replay_from_the_deal_says_to_the_end(robot, api):
+    """The stream plays new cards on the state it keeps: over a whole game (hands dealt on
+    the way included), each wake says exactly what reading the game from its deal says."""
+    game = open_game(api, target=40)
+    _full, seen = news(game, robot)
+    for _turn in range(400):
+        game.refresh_from_db()
+        if game.status != Game.Status.IN_PROGRESS or seen.followed.state.hand_number >= 3:
+            break
+        play(api, game, my_cards(game)[0])
+        serve_due(game.pk)
+        followed_lines, followed = news(game, robot, seen)
+        fresh_lines, fresh = news(game, robot, Snapshot(seen.moves, seen.status, seen.stand_ins))
+        assert followed_lines == fresh_lines and followed.moves == fresh.moves
+        assert followed.followed.cards == fresh.followed.cards
+        seen = followed
+    assert seen.followed.state.hand_number >= 3 or seen.status == "finished"
+
+
+def test_a_card_s_wake_skips_the_chat_until_the_game_ends(robot, api):
+    game = open_game(api)
+    _full, seen = news(game, robot)
+    said = api.post(f"/api/bot/game/{game.pk}/chat", {"text": "gl hf"}, "application/json")
+    assert said.status_code == 200
+    assert game_news(game.pk, robot, 0, seen, chat=False)[0] == []
+    lines, seen = game_news(game.pk, robot, 0, seen, chat=True)
+    assert [(line["type"], line["text"]) for line in lines] == [("chatLine", "gl hf")]
+    api.post(f"/api/bot/game/{game.pk}/chat", {"text": "gg"}, "application/json")
+    flow.resign(game_id=game.pk, user=robot, by_program=True)
+    lines, _seen = game_news(game.pk, robot, 0, seen, chat=False)
+    assert [line["type"] for line in lines] == ["gameState", "chatLine"]
