@@ -14,6 +14,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 
+from games.models import Seat
 from games.realtime.channels_adapter import others_watching, retrying
 
 log = logging.getLogger(__name__)
@@ -45,8 +46,6 @@ def _programs_seated(game_id: int) -> bool:
     and process when no move has told)."""
     seated = _programs_at.get(game_id)
     if seated is None:
-        from games.models import Seat  # this module is imported by the models' neighbours
-
         seated = Seat.objects.filter(game_id=game_id, user__profile__is_bot=True).exists()
         programs_seen(game_id, seated)
     return seated
