@@ -19,8 +19,6 @@ def new_invite_token() -> str:
     return secrets.token_urlsafe(16)
 
 
-
-
 class Game(models.Model):
     class Status(models.TextChoices):
         WAITING = "waiting", _("Waiting for players")
@@ -126,7 +124,8 @@ BOT_PERSONAS = ("Alba", "Bruno", "Carmen")  # one name per seat, so two bots can
 class Seat(models.Model):
     """A place at the table: empty, a person, or a bot of some level."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    # db_index=False: the unique (game, number) serves every lookup by game.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats", db_index=False)
     number = models.PositiveSmallIntegerField()
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -242,7 +241,8 @@ class PlayerStats(models.Model):
 class Hand(models.Model):
     """One deal: its dealer and the shuffled deck in dealing order (48 codes)."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands")
+    # db_index=False: the unique (game, number) serves every lookup by game.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands", db_index=False)
     number = models.PositiveSmallIntegerField()
     dealer = models.PositiveSmallIntegerField()
     deck = models.JSONField()
@@ -263,7 +263,8 @@ class Hand(models.Model):
 class Trick(models.Model):
     """A trick, created with its first card; winner and points are set by its third."""
 
-    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="tricks")
+    # db_index=False: the unique (hand, number) serves every lookup by hand.
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="tricks", db_index=False)
     number = models.PositiveSmallIntegerField()
     leader = models.PositiveSmallIntegerField()
     winner = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -288,9 +289,11 @@ class Trick(models.Model):
 class Play(models.Model):
     """One card played: who, which, its place in the trick and in the game, and when."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="plays")
-    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="plays")
-    trick = models.ForeignKey(Trick, on_delete=models.CASCADE, related_name="plays")
+    # No index of their own: the unique (game, sequence), (hand, card) and (trick, order)
+    # serve every lookup by one of them, and a move writes three index entries fewer.
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="plays", db_index=False)
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="plays", db_index=False)
+    trick = models.ForeignKey(Trick, on_delete=models.CASCADE, related_name="plays", db_index=False)
     sequence = models.PositiveIntegerField(help_text=_("0-based order of the play in the game."))
     order = models.PositiveSmallIntegerField(help_text=_("0-based order of the play in its trick."))
     seat = models.PositiveSmallIntegerField()

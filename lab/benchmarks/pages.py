@@ -11,6 +11,7 @@ the first byte sent to the last byte read.
 
 from __future__ import annotations
 
+import os
 import statistics
 import tempfile
 import time
@@ -91,6 +92,9 @@ def page_kinds(deep: int = 100) -> list[PageKind]:
             # one letter: every person's username may start with it
             PageKind("admin search broad", f"/admin/games/game/?q={name[0]}", True),
             PageKind("admin user heavy", f"/admin/auth/user/{heavy.pk}/change/", True),
+            PageKind("admin users, search heavy", f"/admin/auth/user/?q={name}", True),
+            PageKind("admin users, search broad", f"/admin/auth/user/?q={name[0]}", True),
+            PageKind("admin ratings, search heavy", f"/admin/ratings/playerrating/?q={name}", True),
         ]
     if typical is not None:
         name = typical.get_username()
@@ -112,7 +116,21 @@ def page_kinds(deep: int = 100) -> list[PageKind]:
         PageKind("admin rating events", "/admin/ratings/ratingevent/", True),
         PageKind("admin ratings", "/admin/ratings/playerrating/", True),
     ]
+    listed = {kind.url for kind in kinds}
+    kinds += [kind for kind in admin_lists() if kind.url not in listed]
     return kinds
+
+
+def admin_lists() -> list[PageKind]:
+    """The first page of every list the admin has (each registered model's changelist)."""
+    from django.contrib import admin
+
+    kinds = []
+    for model in admin.site._registry:
+        meta = model._meta
+        url = f"/admin/{meta.app_label}/{meta.model_name}/"
+        kinds.append(PageKind(f"admin list {meta.app_label}.{meta.model_name}", url, True))
+    return sorted(kinds, key=lambda kind: kind.name)
 
 
 def clients() -> tuple[Client, Client]:
@@ -159,15 +177,27 @@ def bench(requests: int = 50, only: str = "", out=None, daphne: bool = False) ->
                 get = partial(_http_get, url, staff_cookie if kind.staff else "")
                 status = get()  # what the server answers (and its first request of a kind)
             times = []
+            cpu_before = _cpu_seconds(server)
             for _ in range(requests):
                 began = time.perf_counter()
                 get()
                 times.append((time.perf_counter() - began) * 1000)
-            results.append(_figures(kind, status, queries, times, out))
+            cpu_ms = (_cpu_seconds(server) - cpu_before) * 1000 / requests
+            results.append(_figures(kind, status, queries, times, cpu_ms, out))
     finally:
         if server is not None:
             server.stop()
     return results
+
+
+def _cpu_seconds(server) -> float:
+    """CPU time of the process serving the requests: the Daphne's (from ``/proc``) or, in
+    this process, this process's own."""
+    if server is None:
+        return time.process_time()
+    with open(f"/proc/{server.process.pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _http_get(url: str, cookie: str) -> int:
@@ -178,7 +208,9 @@ def _http_get(url: str, cookie: str) -> int:
         return response.status
 
 
-def _figures(kind: PageKind, status: int, queries: int, times: list[float], out) -> dict:
+def _figures(
+    kind: PageKind, status: int, queries: int, times: list[float], cpu_ms: float, out
+) -> dict:
     times.sort()
     result = {
         "page": kind.name,
@@ -188,10 +220,12 @@ def _figures(kind: PageKind, status: int, queries: int, times: list[float], out)
         "p50_ms": round(statistics.median(times), 1),
         "p95_ms": round(times[max(0, int(len(times) * 0.95) - 1)], 1),
         "max_ms": round(times[-1], 1),
+        "cpu_ms": round(cpu_ms, 1),
     }
     if out is not None:
         out.write(
             f"{kind.name:32} {status:>3} p50 {result['p50_ms']:7.1f} ms  "
-            f"p95 {result['p95_ms']:7.1f} ms  {queries:2d} queries"
+            f"p95 {result['p95_ms']:7.1f} ms  {queries:2d} queries  "
+            f"CPU {result['cpu_ms']:5.1f} ms"
         )
     return result

@@ -16,30 +16,48 @@ last); games spread over three years.
 
 from __future__ import annotations
 
-import json
+import multiprocessing
+import os
 import random
+import secrets
 import time
+from collections.abc import Iterator
+from contextlib import nullcontext
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 from django.contrib.auth import get_user_model
-from django.core.management.color import no_style
-from django.db import connection, transaction
+from django.db import connection, connections, transaction
 from django.utils import timezone
 
 from accounts.models import Profile
 from common.bulk_rows import rows_insert, tuples_insert
-from games.engine import CARD_CODES, GameState
+from games.engine import GameState
 from games.engine.bots import make_bot
-from games.models import Game, Hand, Play, PlayerStats, Seat, Trick
+from games.models import Game, Hand, Play, Seat, Trick
+from lab.benchmarks.seed_after import ratings_seed, sequences_reset, stats_seed
+from lab.benchmarks.seed_bulk import Reservations, indexes_set_aside, triggers_off
+from lab.benchmarks.seed_rows import (
+    HAND_COLUMNS,
+    PLAY_COLUMNS,
+    SECONDS_PER_CARD,
+    TRICK_COLUMNS,
+    Played,
+    Rows,
+    card_rows,
+)
+from ratings.standings import standings_rebuild
 
 HEAVY_SHARES = (0.06, 0.045, 0.035, 0.03, 0.025)  # of all games: 12,000 down to 5,000 at 200k
 BOTS = (("careful", 0.75), ("random", 0.15), ("heuristic", 0.10))
 PERSON_PLAYS_AS = (("careful", 0.8), ("random", 0.2))
 TARGETS = ((10, 0.7), (15, 0.15), (20, 0.1), (5, 0.05))
 YEARS = 3
-SECONDS_PER_CARD = 4
-BATCH = 500  # games written per batch
+CHUNK = 1000  # games a worker plays and writes in one transaction
+BULK_FROM = 20_000  # games from which a PostgreSQL load sets the indexes aside
+# The heuristic level's policy is twenty times slower than the others; its seats play their
+# cards as the careful bot does (the pages measured read the cards, not who chose them).
+BOT_PLAYS_AS = {"heuristic": "careful"}
 
 
 def _pick(rng: random.Random, weighted) -> object:
@@ -49,33 +67,6 @@ def _pick(rng: random.Random, weighted) -> object:
         if roll < total:
             return value
     return weighted[-1][0]
-
-
-@dataclass
-class Batch:
-    games: list = field(default_factory=list)
-    seats: list = field(default_factory=list)
-    hands: list = field(default_factory=list)
-    tricks: list = field(default_factory=list)
-    plays: list = field(default_factory=list)
-
-    def __len__(self) -> int:
-        return len(self.games)
-
-
-class Ids:
-    """The next free id of each table, handed out here (sequences are set at the end)."""
-
-    def __init__(self):
-        self.next = {}
-        for model in (Game, Seat, Hand, Trick, Play):
-            last = model.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
-            self.next[model] = last + 1
-
-    def take(self, model) -> int:
-        value = self.next[model]
-        self.next[model] = value + 1
-        return value
 
 
 def people_make(count: int, prefix: str) -> list[int]:
@@ -98,21 +89,61 @@ def people_make(count: int, prefix: str) -> list[int]:
     return [ids[name] for name in names]
 
 
+@dataclass
+class Chunk:
+    """What a chunk of games leaves for the rating and the stats, once its rows are in."""
+
+    ended: list[tuple] = field(default_factory=list)
+    stats: dict[int, list[int]] = field(default_factory=dict)
+    plays: int = 0
+
+
+_ACTIVE: Seeder | None = None  # the seeder of the worker processes (inherited by fork)
+
+
+def _chunk_in_worker(bounds: tuple[int, int]) -> Chunk:
+    return _ACTIVE.chunk_write(*bounds)
+
+
 class Seeder:
-    def __init__(self, *, games: int, people: list[int], seed: str, out=None):
+    def __init__(
+        self,
+        *,
+        games: int,
+        people: list[int],
+        seed: str,
+        out=None,
+        workers: int | None = None,
+        bulk: bool | None = None,
+        chunk: int = CHUNK,
+    ):
         self.total = games
         self.people = people
         self.heavy = people[: len(HEAVY_SHARES)]
         self.normal = people[len(HEAVY_SHARES) :] or people
         self.seed = seed
         self.out = out
-        self.ids = Ids()
-        self.ended: list[tuple] = []  # what rating needs, game by game, in the order they end
-        self.stats: dict[int, list[int]] = {}  # user -> [finished, won, abandoned]
+        self.chunk = chunk
+        postgres = connection.vendor == "postgresql"
+        self.bulk = postgres and (games >= BULK_FROM if bulk is None else bulk)
+        if workers is None:
+            workers = (os.cpu_count() or 1) if games >= 2 * chunk else 1
+        self.workers = workers if postgres else 1
         now = timezone.now()
         self.start = now - timedelta(days=365 * YEARS)
         self.span = (now - timedelta(hours=1) - self.start).total_seconds()
-        self.plays = 0
+        firsts = {
+            name: _next_id(model)
+            for name, model in (
+                ("game", Game),
+                ("seat", Seat),
+                ("hand", Hand),
+                ("trick", Trick),
+                ("play", Play),
+            )
+        }
+        self.first_game, self.first_seat = firsts.pop("game"), firsts.pop("seat")
+        self.ids = Reservations(firsts, shared=self.workers > 1)
 
     # -- people and seats --------------------------------------------------------------------
 
@@ -142,12 +173,13 @@ class Seeder:
                 seats.append((user, "", _pick(rng, PERSON_PLAYS_AS)))
             else:
                 bot = _pick(rng, BOTS)
-                seats.append((None, bot, bot))
+                seats.append((None, bot, BOT_PLAYS_AS.get(bot, bot)))
         return seats
 
     # -- one game ------------------------------------------------------------------------------
 
-    def game_add(self, index: int, batch: Batch) -> None:
+    def game_play(self, index: int) -> Played:
+        """Game ``index`` of the run, played to its end (or to where its leaver left)."""
         rng = random.Random(f"{self.seed}/{index}")
         seating = self._seating(rng)
         target = _pick(rng, TARGETS)
@@ -157,253 +189,197 @@ class Seeder:
             make_bot(plays_as, seed=f"{deal_seed}/{n}")
             for n, (_u, _b, plays_as) in enumerate(seating)
         ]
-        abandoned = rng.random() < 0.03
-        stop_at = rng.randrange(10, 60) if abandoned else None
+        stop_at = rng.randrange(10, 60) if rng.random() < 0.03 else None
         played = 0
         while state.winner is None and (stop_at is None or played < stop_at):
             seat = state.to_play
             state.play(seat, bots[seat].choose(state.view_for(seat)))
             played += 1
-        abandoned = state.winner is None
         people_seats = [n for n, (user, _b, _p) in enumerate(seating) if user is not None]
-        leaver = rng.choice(people_seats) if abandoned and people_seats else None
-
+        leaver = rng.choice(people_seats) if state.winner is None and people_seats else None
         started = self.start + timedelta(
             seconds=self.span * index / self.total + rng.uniform(0, 60)
         )
         finished = started + timedelta(seconds=played * SECONDS_PER_CARD + rng.uniform(5, 60))
-        game_id = self.ids.take(Game)
-        status = Game.Status.ABANDONED if abandoned else Game.Status.FINISHED
         is_rated = rng.random() < 0.9
+        is_public = rng.random() < 0.95
+        return Played(
+            index=index,
+            state=state,
+            seating=seating,
+            target=target,
+            deal_seed=deal_seed,
+            leaver=leaver,
+            started=started,
+            finished=finished,
+            is_rated=is_rated,
+            is_public=is_public,
+            invite_token=secrets.token_hex(12),  # unique across runs of one seed
+            moves=played,
+        )
+
+    # -- a chunk of games, written -------------------------------------------------------------
+
+    def chunk_write(self, start: int, stop: int) -> Chunk:
+        """Play games ``start`` to ``stop``, reserve their ids and ``COPY`` them in, in one
+        transaction of this process's own connection."""
+        played = [self.game_play(index) for index in range(start, stop)]
+        counts = {"hand": 0, "trick": 0, "play": 0}
+        for game in played:
+            for name, count in game.counts().items():
+                counts[name] += count
+        next_id = self.ids.reserve(counts)
+        rows = Rows()
+        chunk = Chunk()
+        for game in played:
+            self._rows(game, rows, next_id, chunk)
+        with transaction.atomic():
+            if self.bulk:
+                with connection.cursor() as cursor:
+                    cursor.execute("SET LOCAL synchronous_commit = off")
+                    triggers_off(cursor)
+            rows_insert(Game, rows.games)
+            rows_insert(Seat, rows.seats)
+            tuples_insert(Hand, HAND_COLUMNS, rows.hands)
+            tuples_insert(Trick, TRICK_COLUMNS, rows.tricks)
+            tuples_insert(Play, PLAY_COLUMNS, rows.plays)
+        return chunk
+
+    def _rows(self, game: Played, rows: Rows, next_id: dict[str, int], chunk: Chunk) -> None:
+        state, seating = game.state, game.seating
+        game_id = self.first_game + game.index
         creator = next((user for user, _b, _p in seating if user is not None), None)
         with_bots = any(bot for _u, bot, _p in seating)
-        batch.games.append(
+        rows.games.append(
             Game(
                 id=game_id,
-                target=target,
-                status=status,
-                is_public=rng.random() < 0.95,
-                is_rated=is_rated,
-                invite_token=f"{rng.getrandbits(96):024x}",
-                seed=deal_seed,
+                target=game.target,
+                status=Game.Status.ABANDONED if game.abandoned else Game.Status.FINISHED,
+                is_public=game.is_public,
+                is_rated=game.is_rated,
+                invite_token=game.invite_token,
+                seed=game.deal_seed,
                 first_dealer=state.first_dealer,
                 winner_seat=state.winner,
-                abandoned_by=leaver,
-                moves=played,
+                abandoned_by=game.leaver,
+                moves=game.moves,
                 to_play=None,
                 created_by_id=creator,
                 with_bots=with_bots,
-                created_at=started - timedelta(seconds=rng.uniform(1, 30)),
-                started_at=started,
-                finished_at=finished,
-                updated_at=finished,
+                created_at=game.started - timedelta(seconds=1 + game.index % 29),
+                started_at=game.started,
+                finished_at=game.finished,
+                updated_at=game.finished,
             )
         )
         for number, (user, bot, _plays_as) in enumerate(seating):
-            outcome = "abandoned" if abandoned else ("won" if number == state.winner else "lost")
-            batch.seats.append(
+            outcome = "won" if number == state.winner else "lost"
+            outcome = "abandoned" if game.abandoned else outcome
+            rows.seats.append(
                 Seat(
-                    id=self.ids.take(Seat),
+                    id=self.first_seat + 3 * game.index + number,
                     game_id=game_id,
                     number=number,
                     user_id=user,
                     bot=bot,
                     score=state.scores[number],
-                    started_at=started,
-                    target=target,
+                    started_at=game.started,
+                    target=game.target,
                     with_bots=with_bots,
                     outcome=outcome,
                 )
             )
             if user is not None:
-                stats = self.stats.setdefault(user, [0, 0, 0])
-                if abandoned:
+                stats = chunk.stats.setdefault(user, [0, 0, 0])
+                if game.abandoned:
                     stats[2] += 1
                 else:
                     stats[0] += 1
                     stats[1] += number == state.winner
-        self._rows(state, game_id, started, batch)
-        self.plays += played
-        if is_rated:
-            self.ended.append(
-                (finished, game_id, seating, list(state.scores), state.winner, leaver)
+        card_rows(state, game_id, game.started, rows, next_id)
+        chunk.plays += game.moves
+        if game.is_rated:
+            chunk.ended.append(
+                (game.finished, game_id, seating, list(state.scores), state.winner, game.leaver)
             )
 
-    def _rows(self, state: GameState, game_id: int, started: datetime, batch: Batch) -> None:
-        sequence = 0
-        for hand in state.hand_log:
-            hand_id = self.ids.take(Hand)
-            when = started + timedelta(seconds=sequence * SECONDS_PER_CARD)
-            batch.hands.append(
-                (
-                    hand_id,
-                    game_id,
-                    hand.number,
-                    hand.dealer,
-                    json.dumps([CARD_CODES[card] for card in hand.deck]),
-                    when,
-                )
-            )
-            tricks = [(t.number, t.leader, t.cards, t.winner, t.points) for t in hand.tricks]
-            if hand is state.hand_log[-1] and state.trick:
-                tricks.append((len(hand.tricks) + 1, state.leader, tuple(state.trick), None, None))
-            for number, leader, cards, winner, points in tricks:
-                trick_id = self.ids.take(Trick)
-                batch.tricks.append((trick_id, hand_id, number, leader, winner, points))
-                for order, card in enumerate(cards):
-                    batch.plays.append(
-                        (
-                            self.ids.take(Play),
-                            game_id,
-                            hand_id,
-                            trick_id,
-                            sequence,
-                            order,
-                            (leader + order) % 3,
-                            CARD_CODES[card],
-                            False,
-                            started + timedelta(seconds=sequence * SECONDS_PER_CARD),
-                        )
-                    )
-                    sequence += 1
-
-    # -- writing -------------------------------------------------------------------------------
+    # -- the run -------------------------------------------------------------------------------
 
     def run(self) -> dict:
         began = time.monotonic()
-        batch = Batch()
-        for index in range(self.total):
-            self.game_add(index, batch)
-            if len(batch) >= BATCH:
-                self._write(batch)
-                batch = Batch()
-                self._say(
-                    f"{index + 1} games, {self.plays} plays, {time.monotonic() - began:.0f} s"
-                )
-        if batch:
-            self._write(batch)
+        ended, stats, plays = [], {}, 0
+        step = self.chunk
+        bounds = [(n, min(n + step, self.total)) for n in range(0, self.total, step)]
+        with self._loading():
+            for done, chunk in enumerate(self._chunks(bounds), start=1):
+                ended += chunk.ended
+                plays += chunk.plays
+                for user, (finished, won, abandoned) in chunk.stats.items():
+                    kept = stats.setdefault(user, [0, 0, 0])
+                    kept[0] += finished
+                    kept[1] += won
+                    kept[2] += abandoned
+                if done % max(1, len(bounds) // 20) == 0 or done == len(bounds):
+                    games = min(done * step, self.total)
+                    self._say(f"{games} games, {plays} plays, {time.monotonic() - began:.0f} s")
+            loaded_in = time.monotonic() - began
         played_in = time.monotonic() - began
-        _reset_sequences()
-        rated = ratings_seed(self.ended)
-        stats_seed(self.stats)
-        from ratings.standings import standings_rebuild
-
+        sequences_reset()
+        rated = ratings_seed(ended)
+        stats_seed(stats)
         lines = standings_rebuild()
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:
                 cursor.execute("ANALYZE")
+        seconds = time.monotonic() - began
         return {
             "games": self.total,
-            "plays": self.plays,
+            "plays": plays,
             "rated": rated,
             "standings": lines,
-            "seconds": round(time.monotonic() - began, 1),
+            "workers": self.workers,
+            "bulk": self.bulk,
+            "seconds": round(seconds, 1),
             "games_seconds": round(played_in, 1),
+            "load_seconds": round(loaded_in, 1),
+            "games_per_second": round(self.total / played_in),
+            "overall_games_per_second": round(self.total / seconds),
         }
+
+    def _loading(self):
+        """The game tables' secondary indexes set aside for a bulk load, else nothing."""
+        return indexes_set_aside() if self.bulk else nullcontext()
+
+    def _chunks(self, bounds: list[tuple[int, int]]) -> Iterator[Chunk]:
+        """Each chunk written, here or by worker processes (forked: they inherit this
+        seeder; each opens a connection of its own)."""
+        if self.workers == 1:
+            for start, stop in bounds:
+                yield self.chunk_write(start, stop)
+            return
+        global _ACTIVE
+        _ACTIVE = self
+        _connections_dropped()  # a child must not share the parent's sockets (or its pool)
+        try:
+            with multiprocessing.get_context("fork").Pool(self.workers) as pool:
+                yield from pool.imap_unordered(_chunk_in_worker, bounds)
+        finally:
+            _ACTIVE = None
 
     def _say(self, text: str) -> None:
         if self.out is not None:
             self.out.write(text)
 
-    @transaction.atomic
-    def _write(self, batch: Batch) -> None:
-        rows_insert(Game, batch.games)
-        rows_insert(Seat, batch.seats)
-        tuples_insert(Hand, HAND_COLUMNS, batch.hands)
-        tuples_insert(Trick, TRICK_COLUMNS, batch.tricks)
-        tuples_insert(Play, PLAY_COLUMNS, batch.plays)
+
+def _connections_dropped() -> None:
+    connections.close_all()
+    for conn in connections.all(initialized_only=True):
+        if getattr(conn, "pool", None) is not None:
+            conn.close_pool()
 
 
-HAND_COLUMNS = ("id", "game_id", "number", "dealer", "deck", "created_at")
-TRICK_COLUMNS = ("id", "hand_id", "number", "leader", "winner", "points")
-PLAY_COLUMNS = (
-    "id",
-    "game_id",
-    "hand_id",
-    "trick_id",
-    "sequence",
-    "order",
-    "seat",
-    "card",
-    "auto",
-    "played_at",
-)
-
-
-def _reset_sequences() -> None:
-    from django.apps import apps
-
-    models = [
-        apps.get_model(*name.split("."))
-        for name in (
-            "games.Game",
-            "games.Seat",
-            "games.Hand",
-            "games.Trick",
-            "games.Play",
-            "ratings.RatingEvent",
-            "ratings.PlayerRating",
-        )
-    ]
-    statements = connection.ops.sequence_reset_sql(no_style(), models)
-    with connection.cursor() as cursor:
-        for sql in statements:
-            cursor.execute(sql)
-
-
-def stats_seed(stats: dict[int, list[int]]) -> None:
-    """Add the seeded games to the players' kept stats."""
-    have = {s.user_id: s for s in PlayerStats.objects.filter(user_id__in=list(stats))}
-    new = []
-    for user, (finished, won, abandoned) in stats.items():
-        row = have.get(user)
-        if row is None:
-            new.append(PlayerStats(user_id=user, finished=finished, won=won, abandoned=abandoned))
-        else:
-            row.finished += finished
-            row.won += won
-            row.abandoned += abandoned
-    PlayerStats.objects.bulk_create(new, batch_size=2000)
-    PlayerStats.objects.bulk_update(
-        list(have.values()), ["finished", "won", "abandoned"], batch_size=2000
-    )
-
-
-def ratings_seed(ended: list[tuple]) -> int:
-    """Rate the seeded games in the order they ended, by the rule ``game_rate`` follows
-    (``ratings.recompute.ratings_in_order``), writing the events in bulk."""
-    from ratings.models import PlayerRating, RatingEvent
-    from ratings.recompute import EndedGame, rating_key, ratings_fetch, ratings_in_order
-
-    ended.sort(key=lambda item: (item[0], item[1]))
-    ratings = ratings_fetch(
-        {rating_key(user, bot) for _f, _g, seating, *_ in ended for user, bot, _p in seating}
-    )
-    games = (
-        EndedGame(
-            game_id=game_id,
-            players=tuple((user, bot) for user, bot, _p in seating),
-            scores=tuple(scores),
-            winner=winner,
-            leavers=frozenset() if leaver is None else frozenset({leaver}),
-        )
-        for _finished, game_id, seating, scores, winner, leaver in ended
-    )
-    finished_at = iter([finished for finished, *_ in ended])
-    batch = []
-    for events in ratings_in_order(games, ratings, created_at=None):
-        when = next(finished_at)
-        for event in events:
-            event.created_at = when
-        batch += events
-        if len(batch) >= 20_000:
-            rows_insert(RatingEvent, batch, with_pk=False)
-            batch = []
-    rows_insert(RatingEvent, batch, with_pk=False)
-    PlayerRating.objects.bulk_update(
-        list(ratings.values()), ["mu", "sigma", "games", "wins"], batch_size=2000
-    )
-    return len(ended)
+def _next_id(model) -> int:
+    return (model.objects.order_by("-pk").values_list("pk", flat=True).first() or 0) + 1
 
 
 def boards_ensure() -> list:
@@ -433,4 +409,4 @@ def boards_ensure() -> list:
     return boards
 
 
-__all__ = ["Seeder", "boards_ensure", "people_make", "rows_insert"]
+__all__ = ["Seeder", "boards_ensure", "people_make"]

@@ -3,6 +3,7 @@
 The last line of output is one JSON object.
 """
 
+import argparse
 import json
 
 from django.core.management.base import BaseCommand, CommandError
@@ -21,12 +22,31 @@ class Command(BaseCommand):
         parser.add_argument("--people", type=int, default=100, help="people (default 100)")
         parser.add_argument("--seed", default="scale", help="the same seed plays the same games")
         parser.add_argument("--prefix", default="scale", help="usernames: <prefix>-00001...")
+        parser.add_argument(
+            "--workers",
+            type=int,
+            default=None,
+            help="processes playing and writing games (default: one per core on PostgreSQL "
+            "from 2,000 games, else 1)",
+        )
+        parser.add_argument(
+            "--bulk",
+            action=argparse.BooleanOptionalAction,
+            default=None,
+            help="set the game tables' indexes aside while loading and build them after "
+            "(PostgreSQL; default from 20,000 games). Nothing else may use the database meanwhile.",
+        )
 
-    def handle(self, *args, games: int, people: int, seed: str, prefix: str, **options):
+    def handle(self, *args, games, people, seed, prefix, workers, bulk, **options):
         if games < 1 or people < 3:
             raise CommandError("Give at least one game and three people.")
         boards = boards_ensure()
         users = people_make(people, prefix)
         self.stdout.write(f"{len(users)} people, boards: {', '.join(b.slug for b in boards)}")
-        summary = Seeder(games=games, people=users, seed=seed, out=self.stdout).run()
+        if workers is not None and workers < 1:
+            raise CommandError("Give at least one worker.")
+        seeder = Seeder(
+            games=games, people=users, seed=seed, out=self.stdout, workers=workers, bulk=bulk
+        )
+        summary = seeder.run()
         self.stdout.write(json.dumps(summary))
