@@ -44,7 +44,7 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
     "daphne",
-    "django.contrib.admin",
+    "coins_site.admin_config.CoinsAdminConfig",  # django.contrib.admin, lists rendered lean
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",

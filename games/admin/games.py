@@ -147,6 +147,7 @@ class GameAdmin(ScaledSearchMixin, CappedListMixin, admin.ModelAdmin):
     list_filter = ["status", TargetFilter, "created_at", OpponentsFilter, PlayerFilter]
     people_search = ("seats__user",)
     people_max = SEARCH_PEOPLE
+    people_match_semijoin = True  # games_of: pk__in the seats' subquery
     search_help_text = _("A player's username, or part of it (its beginning if under 3 letters).")
     readonly_fields = [f.name for f in Game._meta.fields if f.name != "seed"] + ["tricks"]
     exclude = ["seed"]  # the secret of the shuffles stays out of every page
