@@ -4,6 +4,7 @@ Django's own rendering gives; the games' people search reads no DISTINCT."""
 import pytest
 from django.contrib import admin
 from django.contrib.admin import ModelAdmin
+from django.contrib.admin.templatetags import admin_list
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import translation
@@ -32,14 +33,21 @@ def some_rows(alice, bob, carol):
 
 
 def every_list() -> list[str]:
-    return sorted(
-        f"/admin/{model._meta.app_label}/{model._meta.model_name}/"
-        for model in admin.site._registry
-    )
+    """Each list of the admin, and the games' list filtered and searched (the row links keep
+    the list's filters)."""
+    return [
+        "/admin/games/game/?players=bots&target=5",
+        "/admin/games/game/?q=ali",
+        *sorted(
+            f"/admin/{model._meta.app_label}/{model._meta.model_name}/"
+            for model in admin.site._registry
+        ),
+    ]
 
 
-def test_the_lean_checkbox_is_installed_for_every_admin():
+def test_the_lean_rendering_is_installed_for_every_admin():
     assert ModelAdmin.action_checkbox is admin_lean.action_checkbox
+    assert admin_list.items_for_result is admin_lean.items_for_result
     for model_admin in admin.site._registry.values():
         assert model_admin.action_checkbox.__func__ is admin_lean.action_checkbox
 
@@ -53,6 +61,8 @@ def test_every_admin_list_renders_the_bytes_django_renders(staff, some_rows, mon
             assert response.status_code == 200, url
             lean[url] = response.content
         monkeypatch.setattr(ModelAdmin, "action_checkbox", admin_lean.django_action_checkbox)
+        monkeypatch.setattr(admin_list, "items_for_result", admin_lean.django_items_for_result)
+        monkeypatch.setattr(admin_list, "_boolean_icon", admin_lean.django_boolean_icon)
         rows = 0
         for url in every_list():
             django = staff.get(url, HTTP_ACCEPT_LANGUAGE=language).content
