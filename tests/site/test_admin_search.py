@@ -140,3 +140,25 @@ def test_chat_text_search_is_served_by_its_trigram_index():
         cursor.execute("EXPLAIN " + sql, params)
         plan = "\n".join(row[0] for row in cursor.fetchall())
     assert "games_chatmessage_text_trgm" in plan, plan
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="the index is PostgreSQL's")
+def test_a_one_letter_people_search_walks_the_username_order_index(make_user):
+    """Nearly everyone matches one letter: the first by name come from the index in order,
+    with no sort of them all."""
+    from django.contrib.auth import get_user_model
+    from django.db.models.functions import Upper
+
+    query = (
+        get_user_model()
+        .objects.filter(words_match(["username"], ["s"]))
+        .order_by(Upper("username"), "pk")
+        .values_list("pk", flat=True)[:201]
+    )
+    sql, params = query.query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_seqscan = off")
+        cursor.execute("SET LOCAL enable_bitmapscan = off")  # as on a big table: no bitmap
+        cursor.execute("EXPLAIN " + sql, params)
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+    assert "auth_user_username_upper" in plan, plan
