@@ -120,16 +120,10 @@ def items_for_result(cl, result, form):
         classes = ["field-" + column.css]
         empty = plan.empty
         if column.field is not None:
-            field = column.field
             value = getattr(result, column.name)
             if isinstance(value, str) and value.strip() == "":
                 value = ""
-            if isinstance(field.remote_field, models.ManyToOneRel):
-                shown = empty if value is None else value
-            else:
-                shown = display_for_field(value, field, empty, avoid_link=column.link)
-            if isinstance(field, (models.DateField, models.TimeField, models.ForeignKey)):
-                classes.append("nowrap")
+            shown = _field_cell(result, column.field, value, empty, column.link, classes)
         else:
             shown, classes, empty = _cell_of_attribute(cl, result, column, classes, empty)
         row_class = mark_safe(f' class="{" ".join(classes)}"')
@@ -140,7 +134,7 @@ def items_for_result(cl, result, form):
                 inner = shown
             else:
                 url = plan.url.replace(PK_MARK, str(quote(getattr(result, plan.pk))), 1)
-                inner = format_html('<a href="{}"{}>{}</a>', url, "", shown)
+                inner = format_html('<a href="{}">{}</a>', url, shown)
             yield format_html("<{}{}>{}</{}>", tag, row_class, inner, tag)
         else:
             yield mark_safe(f"<td{row_class}>{conditional_escape(shown)}</td>")
@@ -165,14 +159,20 @@ def _cell_of_attribute(cl, result, column, classes, empty):
         if isinstance(value, (datetime.date, datetime.time)):
             classes.append("nowrap")
         return shown, classes, empty
+    return _field_cell(result, field, value, empty, column.link, classes), classes, empty
+
+
+def _field_cell(result, field, value, empty, link: bool, classes: list[str]):
+    """A model field's cell, as Django shows it (a related row by its ``str``); adds the
+    "nowrap" class Django gives dates, times and foreign keys."""
     if isinstance(field.remote_field, models.ManyToOneRel):
         related = getattr(result, field.name)
         shown = empty if related is None else related
     else:
-        shown = display_for_field(value, field, empty, avoid_link=column.link)
+        shown = display_for_field(value, field, empty, avoid_link=link)
     if isinstance(field, (models.DateField, models.TimeField, models.ForeignKey)):
         classes.append("nowrap")
-    return shown, classes, empty
+    return shown
 
 
 @cache
