@@ -121,6 +121,8 @@ class Seeder:
         self.people = people
         self.heavy = people[: len(HEAVY_SHARES)]
         self.normal = people[len(HEAVY_SHARES) :] or people
+        self.distinct_people = len(set(people))  # once: a set of every person per game cost
+        # as much as playing the game
         self.seed = seed
         self.out = out
         self.chunk = chunk
@@ -162,7 +164,7 @@ class Seeder:
         """Three seats as (user id or None, bot level or "", the bot that plays the cards)."""
         roll = rng.random()
         people = 1 if roll < 0.55 else 2 if roll < 0.8 else 3
-        people = min(people, len(set(self.people)))
+        people = min(people, self.distinct_people)
         kinds = ["person"] * people + ["bot"] * (3 - people)
         rng.shuffle(kinds)
         seats, taken = [], set()
