@@ -11,6 +11,7 @@ from common.bulk_rows import rows_insert
 from games.models import PlayerStats
 from ratings.models import PlayerRating, RatingEvent
 from ratings.recompute import EndedGame, rating_key, ratings_fetch, ratings_in_order
+from ratings.standings import StandingsBuilt
 
 
 def sequences_reset() -> None:
@@ -50,9 +51,11 @@ def stats_seed(stats: dict[int, list[int]]) -> None:
     )
 
 
-def ratings_seed(ended: list[tuple]) -> int:
+def ratings_seed(ended: list[tuple], standings: StandingsBuilt | None = None) -> int:
     """Rate the seeded games in the order they ended, by the rule ``game_rate`` follows
-    (``ratings.recompute.ratings_in_order``), writing the events in bulk."""
+    (``ratings.recompute.ratings_in_order``), writing the events in bulk; count each game on
+    ``standings`` if given. ``ended``: (finished, game id, seating, scores, winner, leaver,
+    target) of each rated game."""
     ended.sort(key=lambda item: (item[0], item[1]))
     ratings = ratings_fetch(
         {rating_key(user, bot) for _f, _g, seating, *_ in ended for user, bot, _p in seating}
@@ -65,15 +68,24 @@ def ratings_seed(ended: list[tuple]) -> int:
             winner=winner,
             leavers=frozenset() if leaver is None else frozenset({leaver}),
         )
-        for _finished, game_id, seating, scores, winner, leaver in ended
+        for _finished, game_id, seating, scores, winner, leaver, _target in ended
     )
-    finished_at = iter([finished for finished, *_ in ended])
     batch = []
-    for events in ratings_in_order(games, ratings, created_at=None):
-        when = next(finished_at)
+    rated = ratings_in_order(games, ratings, created_at=None)
+    for (finished, _id, seating, *_, target), events in zip(ended, rated, strict=True):
         for event in events:
-            event.created_at = when
+            event.created_at = finished
         batch += events
+        if standings is not None:
+            standings.add(
+                events=[
+                    (e.rating_id, e.rating.user_id, e.rating.bot, e.won, e.mu_after, e.sigma_after)
+                    for e in events
+                ],
+                finished_at=finished,
+                target=target,
+                has_bot=any(bot for _user, bot, _p in seating),
+            )
         if len(batch) >= 20_000:
             rows_insert(RatingEvent, batch, with_pk=False)
             batch = []

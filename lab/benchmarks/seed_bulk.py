@@ -66,23 +66,49 @@ def _build(statement: str) -> None:
         connection.close()
 
 
+class Rebuild:
+    """The builds of the indexes set aside: started once the rows are in (the caller may go
+    on with work that needs no game table's index meanwhile), waited for at the end."""
+
+    def __init__(self, aside: list[SetAside], builders: int):
+        self.aside = aside
+        self.builders = builders
+        self._pool: ThreadPoolExecutor | None = None
+        self._futures: list = []
+
+    def start(self) -> None:
+        if self._pool is not None:
+            return
+        connections.close_all()  # the builders open their own
+        self._pool = ThreadPoolExecutor(self.builders)
+        # The biggest first, so the two builders finish together.
+        order = sorted(self.aside, key=lambda index: index.table != "games_play")
+        self._futures = [self._pool.submit(_build, index.restore) for index in order]
+
+    def finish(self) -> None:
+        """Start the builds if not yet, and wait for every one (raising the first failure)."""
+        self.start()
+        try:
+            for future in self._futures:
+                future.result()
+        finally:
+            self._pool.shutdown()
+
+
 @contextmanager
 def indexes_set_aside(tables=GAME_TABLES, builders: int = 2):
     """Drop the secondary indexes of ``tables`` for the block, build them again after it
-    (also when it fails, so a broken load never leaves the schema without them); yields
-    what was set aside. PostgreSQL only."""
+    (also when it fails, so a broken load never leaves the schema without them); yields the
+    ``Rebuild``, which the block may ``start`` early. PostgreSQL only."""
     aside = secondary_indexes(tables)
     with connection.cursor() as cursor:
         for index in aside:
             cursor.execute(index.drop)
+    rebuild = Rebuild(aside, builders)
     try:
-        yield aside
+        yield rebuild
     finally:
-        connections.close_all()  # the builders open their own
-        # The biggest first, so the two builders finish together.
-        order = sorted(aside, key=lambda index: index.table != "games_play")
-        with ThreadPoolExecutor(builders) as pool:
-            list(pool.map(_build, [index.restore for index in order]))
+        rebuild.finish()
 
 
 def triggers_off(cursor) -> bool:

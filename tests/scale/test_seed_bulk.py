@@ -7,8 +7,10 @@ from django.db import connection
 
 from games.models import Game, Play, Seat
 from games.table.loading import game_load
-from lab.benchmarks.seed import Seeder, people_make
+from lab.benchmarks.seed import Seeder, boards_ensure, people_make
 from lab.benchmarks.seed_bulk import secondary_indexes
+from ratings.models import Standing
+from ratings.standings import standings_rebuild
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -59,3 +61,21 @@ def test_a_failed_bulk_load_still_builds_every_index_again(monkeypatch):
     with pytest.raises(RuntimeError):
         seeder.run()
     assert secondary_indexes() == before
+
+
+def test_standings_counted_while_rating_are_the_ones_the_events_rebuild():
+    """A fresh database's seed counts the standings as it rates (beside the index builds);
+    they are the lines ``standings_rebuild`` reads back from the rating events."""
+    boards_ensure()
+    people = people_make(12, "lines")
+    summary = Seeder(games=60, people=people, seed="lines", workers=1, bulk=True).run()
+    fields = ("leaderboard", "rating", "user", "bot", "mu", "sigma", "ordinal", "games", "wins")
+    fields += ("last_played",)
+
+    def lines():
+        return sorted(Standing.objects.values_list(*fields), key=lambda row: row[:2])
+
+    counted = lines()
+    assert summary["standings"] == len(counted) > 12  # every board, people and bots
+    assert standings_rebuild() == len(counted)
+    assert lines() == counted
