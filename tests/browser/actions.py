@@ -23,6 +23,21 @@ def fill_sign_up(page, username: str) -> None:
     page.wait_for_load_state()
 
 
+DROP_CONNECTION = (
+    "() => { const socket = htmx.find('[ws-connect]')['htmx-internal-data'].webSocket.socket;"
+    " socket.dispatchEvent(new CloseEvent('close', {code: 1006}));"
+    " socket.onclose = null; socket.close(); }"
+)
+
+
+def drop_connection(page) -> None:
+    """The page's socket lost as a dropped link loses it: one close event, code 1006 (an
+    abnormal closure), then the socket gone. (Closing it for real after the made-up event
+    gave the page a second close, code 1005, and so a second reconnect racing the first: two
+    sockets for one page.)"""
+    page.evaluate(DROP_CONNECTION)
+
+
 def board_moves(page) -> int:
     return int(page.locator("#board").get_attribute("data-moves"))
 

@@ -27,7 +27,7 @@ from tests.puzzles.helpers import analysed as with_puzzles
 from tournaments.models import Tournament
 from tournaments.services import entry_join
 
-from .actions import PLAYABLE, analysed, board_moves, sign_up
+from .actions import PLAYABLE, analysed, board_moves, drop_connection, sign_up
 from .conftest import ARTIFACTS
 
 pytestmark = pytest.mark.browser
@@ -275,10 +275,7 @@ def test_cards_cannot_be_played_while_the_connection_is_down(
     game = start_casual_game(page, live_server_url, f"lou{size[:2]}", django_user_model)
     page.wait_for_selector(PLAYABLE)
     moves = Game.objects.get(pk=game.pk).moves
-    page.evaluate(
-        "() => { const ws = htmx.find('[ws-connect]')['htmx-internal-data'].webSocket;"
-        " ws.socket.dispatchEvent(new CloseEvent('close', {code: 1006})); ws.socket.close(); }"
-    )
+    drop_connection(page)
     page.wait_for_selector("body[data-ws='closed']")
     assert page.locator("#hand button.card:not([disabled])").count() == 0
     page.locator("#hand button.card").first.click(force=True)  # a click does nothing

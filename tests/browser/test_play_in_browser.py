@@ -6,7 +6,7 @@ import pytest
 
 from games.models import Play
 
-from .actions import PLAYABLE, board_moves, sign_up
+from .actions import PLAYABLE, board_moves, drop_connection, sign_up
 from .conftest import ARTIFACTS
 
 pytestmark = pytest.mark.browser
@@ -77,14 +77,15 @@ def test_a_dropped_socket_reconnects_by_itself(live_server_url, page):
     page.goto(f"{live_server_url}/")
     page.click('[data-action="quick-play"]')
     page.wait_for_selector("body[data-ws='open']")
+    opened = []
+    page.on("websocket", lambda socket: opened.append(socket.url))
     # Simulate the network dropping the socket abnormally (code 1006 is what a lost link gives).
-    page.evaluate(
-        "() => { const ws = htmx.find('[ws-connect]')['htmx-internal-data'].webSocket;"
-        " ws.socket.dispatchEvent(new CloseEvent('close', {code: 1006})); ws.socket.close(); }"
-    )
+    drop_connection(page)
     page.wait_for_selector("body[data-ws='closed']")
     page.wait_for_selector("body[data-ws='open']", timeout=20_000)
     page.wait_for_selector(f"#game-result, {PLAYABLE}")
+    page.wait_for_timeout(1500)  # longer than any reconnect delay after a first drop
+    assert len(opened) == 1, opened  # one page, one socket again
 
 
 def test_a_page_that_missed_an_update_catches_up_by_itself(
