@@ -17,13 +17,14 @@ from .state import Snapshot, player_of, states_after
 
 
 def game_news(
-    game_id: int, user, seat: int, seen: Snapshot, chat: bool = True
+    game_id: int, user, seat: int, seen: Snapshot, chat: bool = True, now=None
 ) -> tuple[list[dict], Snapshot]:
     """The lines a seat's game stream owes since ``seen`` (``gameFull`` first when nothing
     was shown), and what it will then have shown. ``chat`` off: a wake for a card, the
-    chat is not read (its own wake, or the next look, brings its lines)."""
+    chat is not read (its own wake, or the next look, brings its lines). ``now``: the
+    moment the clock is read at (the present if None)."""
     game = Game.objects.get(pk=game_id)
-    now = timezone.now()
+    now = now or timezone.now()
     lines: list[dict] = []
     seats = seats_of(game) if seen.moves < 0 else None
     taken = Seat.objects.filter(game=game).exclude(stand_in="").values_list("number", "stand_in")

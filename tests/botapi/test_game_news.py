@@ -5,6 +5,7 @@ import json
 from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
 from botapi.news import game_news, running_games
 from botapi.state import Snapshot
@@ -23,8 +24,8 @@ STATE_KEYS = {
 }  # fmt: skip
 
 
-def news(game, robot, seen=None):
-    return game_news(game.pk, robot, 0, seen or Snapshot())
+def news(game, robot, seen=None, now=None):
+    return game_news(game.pk, robot, 0, seen or Snapshot(), now=now)
 
 
 def test_game_full_gives_the_players_and_the_seat_s_state(robot, api):
@@ -126,8 +127,10 @@ def test_a_followed_game_says_what_a_replay_from_the_deal_says_to_the_end(robot,
             break
         play(api, game, my_cards(game)[0])
         serve_due(game.pk)
-        followed_lines, followed = news(game, robot, seen)
-        fresh_lines, fresh = news(game, robot, Snapshot(seen.moves, seen.status, seen.stand_ins))
+        now = timezone.now()  # both read the clock at one moment, however slow the machine
+        followed_lines, followed = news(game, robot, seen, now)
+        fresh = Snapshot(seen.moves, seen.status, seen.stand_ins)
+        fresh_lines, fresh = news(game, robot, fresh, now)
         assert followed_lines == fresh_lines and followed.moves == fresh.moves
         assert followed.followed.cards == fresh.followed.cards
         seen = followed
