@@ -7,7 +7,7 @@ from django.apps import apps
 from django.core.management.color import no_style
 from django.db import connection
 
-from common.bulk_rows import rows_insert
+from common.bulk_rows import rows_insert, rows_update
 from games.models import PlayerStats
 from ratings.models import PlayerRating, RatingEvent
 from ratings.recompute import EndedGame, rating_key, ratings_fetch, ratings_in_order
@@ -46,9 +46,7 @@ def stats_seed(stats: dict[int, list[int]]) -> None:
             row.won += won
             row.abandoned += abandoned
     PlayerStats.objects.bulk_create(new, batch_size=2000)
-    PlayerStats.objects.bulk_update(
-        list(have.values()), ["finished", "won", "abandoned"], batch_size=2000
-    )
+    rows_update(PlayerStats, list(have.values()), ("finished", "won", "abandoned"))
 
 
 def ratings_seed(ended: list[tuple], standings: StandingsBuilt | None = None) -> int:
@@ -90,7 +88,5 @@ def ratings_seed(ended: list[tuple], standings: StandingsBuilt | None = None) ->
             rows_insert(RatingEvent, batch, with_pk=False)
             batch = []
     rows_insert(RatingEvent, batch, with_pk=False)
-    PlayerRating.objects.bulk_update(
-        list(ratings.values()), ["mu", "sigma", "games", "wins"], batch_size=2000
-    )
+    rows_update(PlayerRating, list(ratings.values()), ("mu", "sigma", "games", "wins"))
     return len(ended)
