@@ -4,6 +4,7 @@ import shutil
 import socket
 import subprocess
 import time
+from contextlib import contextmanager
 
 import pytest
 from channels.layers import channel_layers
@@ -55,21 +56,35 @@ class PrivateRedis:
         self.process.wait()
 
 
-@pytest.fixture
-def private_redis(settings):
-    """The channel layer on a Redis of the test's own, for the test to kill and restart
-    (live servers fork with these settings)."""
+@contextmanager
+def layers_on_private_redis(settings, layers):
+    """A ``PrivateRedis`` started, with ``CHANNEL_LAYERS`` set to ``layers(its url)`` for
+    the block (live servers fork with these settings); killed after it. Skips where
+    redis-server is not installed (the embedded defaults need none; CI has it)."""
     if shutil.which("redis-server") is None:
         pytest.skip("needs redis-server")
     redis = PrivateRedis()
     redis.start()
-    settings.CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [{"address": redis.url, "socket_timeout": None}]},
+    settings.CHANNEL_LAYERS = layers(redis.url)
+    channel_layers.backends.clear()
+    try:
+        yield redis
+    finally:
+        redis.kill()
+        channel_layers.backends.clear()
+
+
+@pytest.fixture
+def private_redis(settings):
+    """The channel layer on a Redis of the test's own, for the test to kill and restart."""
+
+    def layers(url):
+        return {
+            "default": {
+                "BACKEND": "channels_redis.core.RedisChannelLayer",
+                "CONFIG": {"hosts": [{"address": url, "socket_timeout": None}]},
+            }
         }
-    }
-    channel_layers.backends.clear()
-    yield redis
-    redis.kill()
-    channel_layers.backends.clear()
+
+    with layers_on_private_redis(settings, layers) as redis:
+        yield redis

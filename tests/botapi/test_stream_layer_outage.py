@@ -3,34 +3,29 @@ outage is woken again after it, with no reconnect of its own (while Redis is dow
 read the database at their keepalive)."""
 
 import asyncio
-import shutil
 import time
 
 import pytest
-from channels.layers import channel_layers, get_channel_layer
+from channels.layers import get_channel_layer
 
 from games.realtime import push
-from tests.redis_server import PrivateRedis
+from tests.redis_server import layers_on_private_redis
 
 
 @pytest.fixture
 def streams_on_private_redis(settings):
-    if shutil.which("redis-server") is None:
-        pytest.skip("needs redis-server")
-    redis = PrivateRedis()
-    redis.start()
-    settings.CHANNEL_LAYERS = {
-        "default": {"BACKEND": "channels.layers.InMemoryChannelLayer"},
-        "streams": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [redis.url]},
-        },
-    }
+    def layers(url):
+        return {
+            "default": {"BACKEND": "channels.layers.InMemoryChannelLayer"},
+            "streams": {
+                "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+                "CONFIG": {"hosts": [url]},
+            },
+        }
+
     settings.COINS_STREAM_LAYER = "streams"
-    channel_layers.backends.clear()
-    yield redis
-    redis.kill()
-    channel_layers.backends.clear()
+    with layers_on_private_redis(settings, layers) as redis:
+        yield redis
 
 
 async def woken_within(layer, channel: str, seconds: float) -> dict | None:
