@@ -1,8 +1,8 @@
 """Optional query counting for benchmarks: off unless ``COINS_QUERY_LOG`` names a file.
 
 When on, each counted block appends ``<kind> <statements> <round trips> <moves>`` to that
-file, so a benchmark can report the database work the server spent per move. A batch sent in
-one round trip (``move_rows`` joins its statements with ";\n") counts each of its statements.
+file, so a benchmark can report the database work the server spent per move. Statements
+sent together in one round trip, joined with ";\n", count one each.
 """
 
 from __future__ import annotations

@@ -2,8 +2,9 @@
 
 A person's card and the bots' answers are often played in one transaction. Writing each
 move as it is played costs a trick insert, a play insert, a trick update and a game update
-per card; gathering them costs one statement per kind of row for the lot, sent together.
-That keeps a busy worker's database round trips (and the GIL waits after each) down.
+per card; gathering them costs, on PostgreSQL, one statement for the lot (its parts chained
+by data-modifying CTEs), elsewhere one statement per kind of row. That keeps a busy
+worker's database round trips (and the GIL waits after each) down.
 """
 
 from __future__ import annotations
@@ -65,8 +66,13 @@ class MoveRows:
         return code
 
     def write(self) -> None:
-        """Write every noted move (and the game row's schedule): a few statements whatever
-        the number of moves. The game's status, winner and schedule are set by the caller."""
+        """Write every noted move (and the game row's schedule): one statement on
+        PostgreSQL, a few elsewhere, whatever the number of moves. The game's status,
+        winner and schedule are set by the caller."""
+        options = connection.settings_dict.get("OPTIONS", {})
+        if connection.vendor == "postgresql" and not options.get("server_side_binding"):
+            _write_together(self)
+            return
         game, state = self.loaded.game, self.loaded.state
         statements = [
             *(_hand_insert(game, hand) for hand in self.hands),
@@ -77,7 +83,9 @@ class MoveRows:
             *(_seat_update(self.loaded.seats[number]) for number in sorted(self.seats_changed)),
             _game_update(game),
         ]
-        _execute(statements)
+        with connection.cursor() as cursor:
+            for sql, params in statements:
+                cursor.execute(sql, params)
 
 
 # -- the statements -------------------------------------------------------------------------
@@ -230,17 +238,121 @@ def _moment(value):
     return value and connection.ops.adapt_datetimefield_value(value)
 
 
-def _execute(statements: list[Statement]) -> None:
-    """Run the statements: in one round trip on PostgreSQL, whose client-side binding
-    cursor (Django's default) takes several statements at once; one by one elsewhere."""
-    options = connection.settings_dict.get("OPTIONS", {})
-    together = connection.vendor == "postgresql" and not options.get("server_side_binding")
+class LostRows(RuntimeError):
+    """The one statement wrote fewer plays than the moves noted: nothing is kept."""
+
+
+def _write_together(rows: MoveRows) -> None:
+    """PostgreSQL: every row of the batch in one statement, its parts chained by data-
+    modifying CTEs. Such parts share one snapshot, so rows new in this statement (a new
+    deal's hand, a new trick) are found through the ``RETURNING`` of their insert, not by
+    a lookup. The statement returns the plays it wrote, checked against those noted: a
+    play that found no hand or trick fails the move instead of vanishing."""
+    game = rows.loaded.game
+    parts: list[str] = []
+    params: list = []
+
+    def part(name: str, sql: str, values: list) -> None:
+        parts.append(f"{name} AS ({sql})")
+        params.extend(values)
+
+    hands = f"SELECT {HAND_ID_NUMBER} FROM {HAND} WHERE {_column(Hand, 'game')} = %s"
+    if rows.hands:
+        values = [v for hand in rows.hands for v in _hand_insert(game, hand)[1]]
+        rows_sql = ", ".join(["(%s, %s, %s, %s, %s)"] * len(rows.hands))
+        part("new_hands", f"{HAND_INSERT_TOGETHER} {rows_sql} RETURNING {HAND_ID_NUMBER}", values)
+        hands = f"SELECT id, number FROM new_hands UNION ALL {hands}"
+    part("hands", hands, [game.pk])
+    tricks = []
+    if rows.new_tricks:
+        values = [v for (hand, n), row in rows.new_tricks.items() for v in (hand, n, *row)]
+        part("new_tricks", TRICK_INSERT_TOGETHER.format(_rows(len(rows.new_tricks), 5)), values)
+        tricks.append(("SELECT id, hand_id, number FROM new_tricks", []))
+    if rows.finished:
+        values = [v for (h, n), t in rows.finished.items() for v in (h, n, t.winner, t.points)]
+        part("finished_tricks", TRICK_FINISH_TOGETHER.format(_rows(len(rows.finished), 4)), values)
+    earlier = sorted({(play[4], play[5]) for play in rows.plays} - set(rows.new_tricks))
+    if earlier:
+        values = [v for key in earlier for v in key]
+        tricks.append((TRICKS_EARLIER.format(_rows(len(earlier), 2)), values))
+    if rows.plays:
+        part("tricks", " UNION ALL ".join(sql for sql, _ in tricks), [])
+        params.extend(v for _, values in tricks for v in values)
+        values = [game.pk]
+        for sequence, order, seat, code, hand, trick, auto in rows.plays:
+            values += [sequence, order, seat, code, hand, trick, auto, _now(game)]
+        part("plays", PLAYS_TOGETHER.format(_rows(len(rows.plays), 8, PLAY_TYPES)), values)
+    seats = _seat_changes(rows)
+    if seats:
+        values = [v for number, row in sorted(seats.items()) for v in (number, *row)]
+        part("seats", SEATS_TOGETHER.format(_rows(len(seats), 4, SEAT_TYPES)), [*values, game.pk])
+    update, values = _game_update(game)
+    written = "(SELECT count(*) FROM plays)" if rows.plays else "0"
     with connection.cursor() as cursor:
-        if together:
-            cursor.execute(
-                ";\n".join(sql for sql, _ in statements),
-                [value for _, params in statements for value in params],
-            )
-        else:
-            for sql, params in statements:
-                cursor.execute(sql, params)
+        cursor.execute(f"WITH {', '.join(parts)} {update} RETURNING {written}", params + values)
+        (count,) = cursor.fetchone()
+    if count != len(rows.plays):
+        raise LostRows(f"game {game.pk}: {count} plays written of {len(rows.plays)}")
+
+
+def _seat_changes(rows: MoveRows) -> dict[int, list]:
+    """Seat number -> [score, auto_in_row, stand_in], None where unchanged: the scores and
+    the absence counters in one update (two updates of one row in a statement would
+    leave only one of them)."""
+    seats: dict[int, list] = {}
+    if rows.scored:
+        seats = {
+            number: [score, None, None] for number, score in enumerate(rows.loaded.state.scores)
+        }
+    for number in rows.seats_changed:
+        seat = rows.loaded.seats[number]
+        seats.setdefault(number, [None, None, None])[1:] = [seat.auto_in_row, seat.stand_in]
+    return seats
+
+
+def _rows(count: int, width: int, types: tuple[str, ...] | None = None) -> str:
+    """A ``VALUES`` list of ``count`` rows of ``width`` placeholders, each cast to its
+    column's type (a column of NULLs would otherwise be text)."""
+    row = "(" + ", ".join(f"%s::{kind}" for kind in types or ("integer",) * width) + ")"
+    return "VALUES " + ", ".join([row] * count)
+
+
+# The parts of the one statement (``{}``: a VALUES list from ``_rows``).
+PLAY_TYPES = ("integer",) * 3 + ("text", "integer", "integer", "boolean", "timestamptz")
+SEAT_TYPES = ("integer", "integer", "integer", "text")
+HAND_ID_NUMBER = f"{_column(Hand, 'id')} AS id, {_column(Hand, 'number')} AS number"
+HAND_INSERT_TOGETHER = f"INSERT INTO {HAND} ({_columns(Hand, HAND_INSERT)}) VALUES"
+TRICK_HAND, TRICK_NUMBER = _column(Trick, "hand"), _column(Trick, "number")
+TRICK_INSERT_TOGETHER = (
+    f"INSERT INTO {TRICK} ({_columns(Trick, TRICK_INSERT)})"
+    " SELECT hands.id, v.number, v.leader, v.winner, v.points"
+    " FROM ({}) AS v(hand, number, leader, winner, points) JOIN hands ON hands.number = v.hand"
+    f" RETURNING {_column(Trick, 'id')} AS id, {TRICK_HAND} AS hand_id, {TRICK_NUMBER} AS number"
+)
+TRICK_FINISH_TOGETHER = (
+    f"UPDATE {TRICK} SET {_column(Trick, 'winner')} = v.winner,"
+    f" {_column(Trick, 'points')} = v.points"
+    " FROM ({}) AS v(hand, number, winner, points) JOIN hands ON hands.number = v.hand"
+    f" WHERE {TRICK}.{TRICK_HAND} = hands.id AND {TRICK}.{TRICK_NUMBER} = v.number"
+)
+TRICKS_EARLIER = (
+    f"SELECT t.{_column(Trick, 'id')}, t.{TRICK_HAND}, t.{TRICK_NUMBER}"
+    f" FROM {TRICK} AS t JOIN hands ON t.{TRICK_HAND} = hands.id"
+    f" JOIN ({{}}) AS k(hand, number) ON k.hand = hands.number AND k.number = t.{TRICK_NUMBER}"
+)
+PLAYS_TOGETHER = (
+    f"INSERT INTO {PLAY} ({_columns(Play, PLAY_INSERT)})"
+    " SELECT %s, hands.id, tricks.id, v.sequence, v.ord, v.seat, v.card, v.auto, v.at"
+    " FROM ({}) AS v(sequence, ord, seat, card, hand, trick, auto, at)"
+    " JOIN hands ON hands.number = v.hand"
+    " JOIN tricks ON tricks.hand_id = hands.id AND tricks.number = v.trick RETURNING 1"
+)
+SEATS_TOGETHER = (
+    f"UPDATE {SEAT} SET "
+    + ", ".join(
+        f"{_column(Seat, field)} = COALESCE(v.{field}, {SEAT}.{_column(Seat, field)})"
+        for field in ("score", "auto_in_row", "stand_in")
+    )
+    + " FROM ({}) AS v(number, score, auto_in_row, stand_in)"
+    f" WHERE {SEAT}.{_column(Seat, 'game')} = %s AND {SEAT}.{_column(Seat, 'number')} = v.number"
+)

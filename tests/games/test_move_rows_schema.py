@@ -2,7 +2,8 @@
 migration that renames, adds or drops a column the moves write fails here, not mid-game."""
 
 import pytest
-from django.db import connection, models
+from django.db import connection, models, transaction
+from django.test.utils import CaptureQueriesContext
 
 from games.models import Game, Hand, Play, Seat, Trick
 from games.table import move_rows
@@ -96,3 +97,53 @@ def test_a_new_required_column_is_noticed(monkeypatch):
     monkeypatch.setattr(Play._meta, "fields", (*Play._meta.fields, extra))
     required = {field.name for field in Play._meta.fields if needs_a_value(field)}
     assert "spin" in required - set(move_rows.PLAY_INSERT)
+
+
+def a_batch_with_every_kind_of_row(alice):
+    """Moves noted (not written) that begin a new deal, finish a trick begun earlier, begin
+    tricks, score and change a seat: every part of the one statement."""
+    game = services.game_quick_play(user=alice, target=20)
+    loaded = game_load(game)
+    state = loaded.state
+    rows = MoveRows(loaded)
+    while state.hand_number == 1 or len(state.trick) < 1:
+        play_and_record(rows, state.to_play, state.view_for(state.to_play).legal_cards[0])
+    rows.write()
+    rows = MoveRows(loaded)
+    while state.hand_number == 2:  # the rest of the second deal, into the third
+        play_and_record(rows, state.to_play, state.view_for(state.to_play).legal_cards[0])
+    loaded.seats[1].auto_in_row = 2
+    rows.seats_changed.add(1)
+    assert rows.hands and rows.new_tricks and rows.finished and rows.scored
+    return game, rows, state
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="one statement on PostgreSQL")
+def test_on_postgresql_a_batch_is_one_statement_and_the_rows_match_the_engine(alice):
+    game, rows, state = a_batch_with_every_kind_of_row(alice)
+    with CaptureQueriesContext(connection) as queries:
+        rows.write()
+    assert len(queries) == 1 and queries[0]["sql"].count(";") == 0
+    game.refresh_from_db()
+    assert game.moves == Play.objects.filter(game=game).count()
+    assert Hand.objects.filter(game=game).count() == 3
+    assert [seat.score for seat in game.seats.order_by("number")] == state.scores
+    assert [seat.auto_in_row for seat in game.seats.order_by("number")] == [0, 2, 0]
+    written = Trick.objects.filter(hand__game=game, hand__number=2).order_by("number")
+    engine = [(t.leader, t.winner, t.points) for t in state.hand_log[1].tricks]
+    assert [(t.leader, t.winner, t.points) for t in written] == engine
+    plays = Play.objects.filter(game=game).order_by("sequence")
+    assert all(play.trick.hand_id == play.hand_id for play in plays.select_related("trick"))
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="one statement on PostgreSQL")
+def test_a_play_that_finds_no_trick_fails_the_batch_and_nothing_is_kept(alice):
+    game, rows, _ = a_batch_with_every_kind_of_row(alice)
+    kept = Game.objects.get(pk=game.pk).moves
+    before = (kept, Play.objects.filter(game=game).count(), Trick.objects.count())
+    sequence, order, seat, code, hand, _, auto = rows.plays[-1]
+    rows.plays[-1] = (sequence, order, seat, code, hand, 99, auto)  # no such trick
+    with pytest.raises(move_rows.LostRows), transaction.atomic():
+        rows.write()
+    game = Game.objects.get(pk=game.pk)
+    assert (game.moves, Play.objects.filter(game=game).count(), Trick.objects.count()) == before
