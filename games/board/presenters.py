@@ -6,12 +6,12 @@ module's input: a `SeatView`, the seat rows (names, bots, scores) and the game r
 
 from __future__ import annotations
 
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from accounts.selectors import is_bot_account, public_name
+from common.urls import reverse_kept
 from games.board.card_names import SUIT_NAMES, card_label, trick_why
 from games.bots import LEVEL_BOTS, bot_label
 from games.engine import (
@@ -106,7 +106,7 @@ def table_context(
     verdicts = _verdicts(view, game.is_running)
     context.update(
         hand=[hand_card(card, verdict) for card, verdict in verdicts],
-        play_url=reverse("game_play", args=[game.pk]),
+        play_url=reverse_kept("game_play", game.pk),
         can_play=view.my_turn and game.is_running and not seats[view.seat].stand_in,
         stood_in=view.seat is not None and bool(seats[view.seat].stand_in),
         hints_allowed=not game.is_rated and game.is_running,

@@ -11,8 +11,9 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
-from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+
+from common.urls import reverse_kept
 
 
 def new_invite_token() -> str:
@@ -102,7 +103,7 @@ class Game(models.Model):
         return f"Game {self.pk} ({self.get_status_display()})"
 
     def get_absolute_url(self) -> str:
-        return reverse("game_table", args=[self.pk])
+        return reverse_kept("game_table", self.pk)
 
     @property
     def is_running(self) -> bool:
