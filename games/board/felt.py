@@ -1,7 +1,7 @@
 """The felt of a dealt table (the seats, the cards on the table, the last trick), built in
 Python: it changes on every move, so the template engine drew it on every board, and it
 was half of a board's time. Each piece (a seat's name, its facts, a played card, the last
-trick) is built once per language and values, then reused, as ``{% memo %}`` did.
+trick) is built once per language and values, then reused.
 
 ``tests/games/test_felt.py`` checks it against the template it replaced, along whole games,
 for players and watchers, in every language (whitespace between tags aside: a run of it is
@@ -39,7 +39,7 @@ def felt_html(seats: list[dict], trick: dict, last_trick: dict | None) -> SafeSt
         parts.append("\n</div>\n")
     parts.append(_trick(trick, last_trick, language))
     if last_trick and not trick["complete"]:
-        parts.append(_kept_piece(("last", language, _frozen(last_trick)), _last, last_trick))
+        parts.append(kept_piece(("last", language, _frozen(last_trick)), _last, last_trick))
     parts.append("\n</div>")
     return mark_safe("".join(parts))
 
@@ -60,10 +60,10 @@ CARD_KEYS = ("position", "is_winner", "code", "seat", "player", "name", "is_lead
 
 def _piece(build, language: str, values: dict, keys: tuple[str, ...]) -> str:
     key = (build.__name__, language, *(values.get(name) for name in keys))
-    return _kept_piece(key, build, values)
+    return kept_piece(key, build, values)
 
 
-def _kept_piece(key: tuple, build, values) -> str:
+def kept_piece(key: tuple, build, values) -> str:
     piece = _kept.get(key)
     if piece is None:
         piece = build(values)
@@ -149,7 +149,7 @@ def _trick(trick: dict, last_trick: dict | None, language: str) -> str:
     for index, card in enumerate(cards):
         newest = index == len(cards) - 1
         key = ("played", language, newest, *(card[name] for name in CARD_KEYS))
-        parts.append(_kept_piece(key, _played, (card, newest)))
+        parts.append(kept_piece(key, _played, (card, newest)))
         parts.append("\n")
     if not cards:
         parts.append(f'<p class="hint">{gettext("No card played yet in this trick.")}</p>\n')

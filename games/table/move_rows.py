@@ -246,8 +246,10 @@ def _write_together(rows: MoveRows) -> None:
     """PostgreSQL: every row of the batch in one statement, its parts chained by data-
     modifying CTEs. Such parts share one snapshot, so rows new in this statement (a new
     deal's hand, a new trick) are found through the ``RETURNING`` of their insert, not by
-    a lookup. The statement returns the plays it wrote, checked against those noted: a
-    play that found no hand or trick fails the move instead of vanishing."""
+    a lookup. Rows go in as one array per column (``unnest``): the statement's text
+    depends only on which parts it has, so psycopg parses it once, not for every move.
+    The statement returns the plays it wrote, checked against those noted: a play that
+    found no hand or trick fails the move instead of vanishing."""
     game = rows.loaded.game
     parts: list[str] = []
     params: list = []
@@ -265,27 +267,23 @@ def _write_together(rows: MoveRows) -> None:
     part("hands", hands, [game.pk])
     tricks = []
     if rows.new_tricks:
-        values = [v for (hand, n), row in rows.new_tricks.items() for v in (hand, n, *row)]
-        part("new_tricks", TRICK_INSERT_TOGETHER.format(_rows(len(rows.new_tricks), 5)), values)
+        new = [(hand, n, *row) for (hand, n), row in rows.new_tricks.items()]
+        part("new_tricks", TRICK_INSERT_TOGETHER, _by_column(new, 5))
         tricks.append(("SELECT id, hand_id, number FROM new_tricks", []))
     if rows.finished:
-        values = [v for (h, n), t in rows.finished.items() for v in (h, n, t.winner, t.points)]
-        part("finished_tricks", TRICK_FINISH_TOGETHER.format(_rows(len(rows.finished), 4)), values)
+        done = [(h, n, t.winner, t.points) for (h, n), t in rows.finished.items()]
+        part("finished_tricks", TRICK_FINISH_TOGETHER, _by_column(done, 4))
     earlier = sorted({(play[4], play[5]) for play in rows.plays} - set(rows.new_tricks))
     if earlier:
-        values = [v for key in earlier for v in key]
-        tricks.append((TRICKS_EARLIER.format(_rows(len(earlier), 2)), values))
+        tricks.append((TRICKS_EARLIER, _by_column(earlier, 2)))
     if rows.plays:
         part("tricks", " UNION ALL ".join(sql for sql, _ in tricks), [])
         params.extend(v for _, values in tricks for v in values)
-        values = [game.pk]
-        for sequence, order, seat, code, hand, trick, auto in rows.plays:
-            values += [sequence, order, seat, code, hand, trick, auto, _now(game)]
-        part("plays", PLAYS_TOGETHER.format(_rows(len(rows.plays), 8, PLAY_TYPES)), values)
+        part("plays", PLAYS_TOGETHER, [game.pk, _now(game), *_by_column(rows.plays, 7)])
     seats = _seat_changes(rows)
     if seats:
-        values = [v for number, row in sorted(seats.items()) for v in (number, *row)]
-        part("seats", SEATS_TOGETHER.format(_rows(len(seats), 4, SEAT_TYPES)), [*values, game.pk])
+        changed = [(number, *row) for number, row in sorted(seats.items())]
+        part("seats", SEATS_TOGETHER, [*_by_column(changed, 4), game.pk])
     update, values = _game_update(game)
     written = "(SELECT count(*) FROM plays)" if rows.plays else "0"
     with connection.cursor() as cursor:
@@ -295,55 +293,59 @@ def _write_together(rows: MoveRows) -> None:
         raise LostRows(f"game {game.pk}: {count} plays written of {len(rows.plays)}")
 
 
+def _by_column(rows: list[tuple], width: int) -> list[list]:
+    """The rows as ``width`` lists, one per column: each becomes one array parameter."""
+    return [list(column) for column in zip(*rows, strict=True)] if rows else [[]] * width
+
+
 def _seat_changes(rows: MoveRows) -> dict[int, list]:
     """Seat number -> [score, auto_in_row, stand_in], None where unchanged: the scores and
     the absence counters in one update (two updates of one row in a statement would
     leave only one of them)."""
     seats: dict[int, list] = {}
     if rows.scored:
-        seats = {
-            number: [score, None, None] for number, score in enumerate(rows.loaded.state.scores)
-        }
+        scores = rows.loaded.state.scores
+        seats = {number: [score, None, None] for number, score in enumerate(scores)}
     for number in rows.seats_changed:
         seat = rows.loaded.seats[number]
         seats.setdefault(number, [None, None, None])[1:] = [seat.auto_in_row, seat.stand_in]
     return seats
 
 
-def _rows(count: int, width: int, types: tuple[str, ...] | None = None) -> str:
-    """A ``VALUES`` list of ``count`` rows of ``width`` placeholders, each cast to its
-    column's type (a column of NULLs would otherwise be text)."""
-    row = "(" + ", ".join(f"%s::{kind}" for kind in types or ("integer",) * width) + ")"
-    return "VALUES " + ", ".join([row] * count)
+def _unnest(*kinds: str) -> str:
+    """A table from one array parameter per column, of these types."""
+    return "unnest(" + ", ".join(f"%s::{kind}[]" for kind in kinds) + ")"
 
 
-# The parts of the one statement (``{}``: a VALUES list from ``_rows``).
-PLAY_TYPES = ("integer",) * 3 + ("text", "integer", "integer", "boolean", "timestamptz")
-SEAT_TYPES = ("integer", "integer", "integer", "text")
+# The parts of the one statement.
 HAND_ID_NUMBER = f"{_column(Hand, 'id')} AS id, {_column(Hand, 'number')} AS number"
 HAND_INSERT_TOGETHER = f"INSERT INTO {HAND} ({_columns(Hand, HAND_INSERT)}) VALUES"
 TRICK_HAND, TRICK_NUMBER = _column(Trick, "hand"), _column(Trick, "number")
 TRICK_INSERT_TOGETHER = (
     f"INSERT INTO {TRICK} ({_columns(Trick, TRICK_INSERT)})"
     " SELECT hands.id, v.number, v.leader, v.winner, v.points"
-    " FROM ({}) AS v(hand, number, leader, winner, points) JOIN hands ON hands.number = v.hand"
+    f" FROM {_unnest(*['integer'] * 5)} AS v(hand, number, leader, winner, points)"
+    " JOIN hands ON hands.number = v.hand"
     f" RETURNING {_column(Trick, 'id')} AS id, {TRICK_HAND} AS hand_id, {TRICK_NUMBER} AS number"
 )
 TRICK_FINISH_TOGETHER = (
     f"UPDATE {TRICK} SET {_column(Trick, 'winner')} = v.winner,"
     f" {_column(Trick, 'points')} = v.points"
-    " FROM ({}) AS v(hand, number, winner, points) JOIN hands ON hands.number = v.hand"
+    f" FROM {_unnest(*['integer'] * 4)} AS v(hand, number, winner, points)"
+    " JOIN hands ON hands.number = v.hand"
     f" WHERE {TRICK}.{TRICK_HAND} = hands.id AND {TRICK}.{TRICK_NUMBER} = v.number"
 )
 TRICKS_EARLIER = (
     f"SELECT t.{_column(Trick, 'id')}, t.{TRICK_HAND}, t.{TRICK_NUMBER}"
     f" FROM {TRICK} AS t JOIN hands ON t.{TRICK_HAND} = hands.id"
-    f" JOIN ({{}}) AS k(hand, number) ON k.hand = hands.number AND k.number = t.{TRICK_NUMBER}"
+    f" JOIN {_unnest('integer', 'integer')} AS k(hand, number)"
+    f" ON k.hand = hands.number AND k.number = t.{TRICK_NUMBER}"
 )
-PLAYS_TOGETHER = (
+PLAYS_TOGETHER = (  # the rows of MoveRows.plays, one array per column
     f"INSERT INTO {PLAY} ({_columns(Play, PLAY_INSERT)})"
-    " SELECT %s, hands.id, tricks.id, v.sequence, v.ord, v.seat, v.card, v.auto, v.at"
-    " FROM ({}) AS v(sequence, ord, seat, card, hand, trick, auto, at)"
+    " SELECT %s, hands.id, tricks.id, v.sequence, v.ord, v.seat, v.card, v.auto, %s"
+    f" FROM {_unnest('integer', 'integer', 'integer', 'text', 'integer', 'integer', 'boolean')}"
+    " AS v(sequence, ord, seat, card, hand, trick, auto)"
     " JOIN hands ON hands.number = v.hand"
     " JOIN tricks ON tricks.hand_id = hands.id AND tricks.number = v.trick RETURNING 1"
 )
@@ -353,6 +355,7 @@ SEATS_TOGETHER = (
         f"{_column(Seat, field)} = COALESCE(v.{field}, {SEAT}.{_column(Seat, field)})"
         for field in ("score", "auto_in_row", "stand_in")
     )
-    + " FROM ({}) AS v(number, score, auto_in_row, stand_in)"
+    + f" FROM {_unnest('integer', 'integer', 'integer', 'text')}"
+    " AS v(number, score, auto_in_row, stand_in)"
     f" WHERE {SEAT}.{_column(Seat, 'game')} = %s AND {SEAT}.{_column(Seat, 'number')} = v.number"
 )

@@ -1,8 +1,10 @@
-"""Pieces of the table's board built in Python (``games/board/felt.py``)."""
+"""The parts of the table's board built in Python (``games/board/board_html.py`` and
+``games/board/felt.py``), each read from the board's context."""
 
 from django import template
-from django.utils.safestring import SafeString
+from django.utils.safestring import SafeString, mark_safe
 
+from games.board import board_html
 from games.board.felt import felt_html
 
 register = template.Library()
@@ -12,3 +14,24 @@ register = template.Library()
 def felt(seats: list[dict], trick: dict, last_trick: dict | None) -> SafeString:
     """The seats, the cards on the table and the last trick of a dealt table."""
     return felt_html(seats, trick, last_trick)
+
+
+@register.simple_tag(takes_context=True)
+def board_top(context) -> SafeString:
+    return mark_safe(board_html.board_top(context))
+
+
+@register.simple_tag(takes_context=True)
+def board_play(context) -> SafeString:
+    played = felt_html(context["seats"], context["trick"], context.get("last_trick"))
+    return mark_safe(board_html.board_play(context, played))
+
+
+@register.simple_tag(takes_context=True)
+def board_hand(context) -> SafeString:
+    return mark_safe(board_html.board_hand(context))
+
+
+@register.simple_tag(takes_context=True)
+def board_bottom(context) -> SafeString:
+    return mark_safe(board_html.board_bottom(context))

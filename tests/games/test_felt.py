@@ -24,7 +24,7 @@ from games.table import seats as services
 from games.table.loading import game_load
 
 from .helpers import serve_due
-from .test_memo import request_for
+from .test_kept_pieces import request_for
 
 pytestmark = pytest.mark.django_db
 

@@ -1,6 +1,6 @@
-"""The board's kept fragments change no byte of any board: every board of whole games, for a
-seated person and a watcher, in three languages, rendered with the fragments kept from every
-earlier board (``{% memo %}`` blocks, ``games/templatetags/memo.py``) and rendered from
+"""The board's kept pieces change no byte of any board: every board of whole games, for a
+seated person and a watcher, in three languages, rendered with the pieces kept from every
+earlier board (``games/board/felt.py``, ``games/board/board_html.py``) and rendered from
 nothing, is the same; and the hand's buttons, built in Python once each, are what the
 template that drew them before gave, for every card, verdict and kind of button."""
 
@@ -12,13 +12,13 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.utils import translation
 
+from games.board import felt
 from games.board.render import render_board, socket_request, viewer_context
 from games.engine import CARD_CODES
 from games.models import Game
 from games.table import flow
 from games.table import seats as services
 from games.table.loading import game_load
-from games.templatetags import memo
 
 from .helpers import serve_due
 
@@ -38,7 +38,7 @@ def request_for(game: Game, user) -> object:
 
 def boards(game_id: int, requests: list, kept: dict, monkeypatch) -> list[str]:
     """Every viewer's board in every language, from the fragments in ``kept``."""
-    monkeypatch.setattr(memo, "_kept", kept)
+    monkeypatch.setattr(felt, "_kept", kept)
     game = Game.objects.get(pk=game_id)
     loaded = game_load(game) if game.was_dealt else None
     shown = []
@@ -83,22 +83,6 @@ def test_boards_with_kept_fragments_are_the_boards_rendered_afresh(target, make_
     while compared < 40:
         compared += compare_a_game(ann, target, warm, monkeypatch)
     assert len(warm) > 50  # the blocks were kept, and reused
-
-
-def test_a_memo_block_without_values_is_refused():
-    from django.template import Template, TemplateSyntaxError
-
-    with pytest.raises(TemplateSyntaxError):
-        Template("{% load memo %}{% memo %}x{% endmemo %}")
-
-
-def test_lazy_translations_are_keyed_by_their_text():
-    from django.utils.translation import pgettext, pgettext_lazy
-
-    with translation.override("es"):
-        spanish = pgettext("suit", "Cups")
-        assert spanish != "Cups"
-        assert memo.frozen({"suit": pgettext_lazy("suit", "Cups")}) == (("suit", spanish),)
 
 
 # The hand as the board's template drew it before ``{% hand_buttons %}`` (games/templatetags/
