@@ -51,16 +51,52 @@ RETRY_AFTER = timedelta(seconds=30)  # a game whose due work failed waits this l
 def locked_game(game_id: int) -> Game:
     """The game row, locked until the transaction ends.
 
-    A plain statement: building the ORM's ``select_for_update().get()`` cost more than the
-    lookup itself, and every move starts here.
+    A plain statement and ``Model.from_db``: building the ORM's
+    ``select_for_update().get()`` (or a raw queryset) cost more than the lookup itself, and
+    every move starts here.
     """
     lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
     if lock and not connection.in_atomic_block:  # as the ORM's select_for_update() refuses
         raise TransactionManagementError("Lock the game row inside a transaction.")
-    sql = f"SELECT * FROM {Game._meta.db_table} WHERE id = %s{lock}"
-    for game in Game.objects.raw(sql, [game_id]):
-        return game
-    raise GameNotFound(_("There is no such game."))
+    fields = Game._meta.concrete_fields
+    with connection.cursor() as cursor:
+        cursor.execute(f"{_game_select()} WHERE {_game_id()} = %s{lock}", [game_id])
+        row = cursor.fetchone()
+    if row is None:
+        raise GameNotFound(_("There is no such game."))
+    values = []
+    for field, value in zip(fields, row, strict=True):
+        for convert in _converters(connection.vendor)[field.attname]:
+            value = convert(value, field, connection)
+        values.append(value)
+    return Game.from_db(connection.alias, [field.attname for field in fields], values)
+
+
+def _game_select() -> str:
+    columns = ", ".join(connection.ops.quote_name(f.column) for f in Game._meta.concrete_fields)
+    return f"SELECT {columns} FROM {connection.ops.quote_name(Game._meta.db_table)}"
+
+
+def _game_id() -> str:
+    return connection.ops.quote_name(Game._meta.pk.column)
+
+
+_game_converters: dict[str, dict] = {}  # database vendor -> field -> converters
+
+
+def _converters(vendor: str) -> dict:
+    """What the ORM applies to each column of a game row read back (SQLite's datetimes
+    come back as text, for one), found once per database vendor."""
+    if vendor not in _game_converters:
+        table = Game._meta.db_table
+        _game_converters[vendor] = {
+            field.attname: [
+                *connection.ops.get_db_converters(field.get_col(table)),
+                *field.get_db_converters(connection),
+            ]
+            for field in Game._meta.concrete_fields
+        }
+    return _game_converters[vendor]
 
 
 class Table:

@@ -340,3 +340,20 @@ def test_bots_that_follow_a_move_answer_in_its_transaction_and_rows_match_the_en
         list(Seat.objects.filter(game=game).order_by("number").values_list("score", flat=True))
         == record["scores"]
     )
+
+
+def test_the_locked_game_row_is_what_the_orm_reads(alice, bob, carol):
+    """``locked_game`` reads the row with a plain statement: every field (datetimes, the
+    nulls of a game in progress) comes back as ``Game.objects.get`` gives it."""
+    from django.db import transaction
+
+    from games.table.lifecycle import locked_game
+
+    game = three_humans(alice, bob, carol)
+    Game.objects.filter(pk=game.pk).update(turn_deadline=game.updated_at)
+    with transaction.atomic():
+        locked = locked_game(game.pk)
+    expected = Game.objects.get(pk=game.pk)
+    for field in Game._meta.concrete_fields:
+        assert getattr(locked, field.attname) == getattr(expected, field.attname), field.name
+    assert locked._state.adding is False and locked._state.db == expected._state.db
