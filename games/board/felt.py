@@ -3,8 +3,8 @@ Python: it changes on every move, so the template engine drew it on every board,
 was half of a board's time. Each piece (a seat's name, its facts, a played card, the last
 trick) is built once per language and values, then reused.
 
-``tests/games/test_felt.py`` checks it against the template it replaced, along whole games,
-for players and watchers, in every language (whitespace between tags aside: a run of it is
+``tests/games/test_board_html.py`` checks it against the template it replaced, along whole
+games, for players and watchers, in every language (whitespace between tags aside: a run of it is
 one space or newline here). Translated words are put in as they are, as the template's
 ``{% translate %}`` did; every value is escaped.
 """

@@ -1,11 +1,13 @@
-"""The board built in Python (``games/board/board_html.py``) is what the template it replaced
-(``tests/games/board_reference.html``) drew: a waiting table, every board of whole games
-(with a clock, a seat taken over by a bot, hands' summaries, the hint button of an unrated
-game) to their result, and an abandoned one; for the player and a watcher, in every
-language. Runs of whitespace between tags count as one space, as the browser reads them."""
+"""The board built in Python (``games/board/board_html.py``, ``games/board/felt.py``) is
+what the template it replaced (``tests/games/board_reference.html``) drew: a waiting table,
+every board of whole games (with a clock, a seat taken over by a bot, hands' summaries, the
+hint button of an unrated game) to their result, and an abandoned one; for the player and a
+watcher, in every language. Runs of whitespace between tags count as one space, as the
+browser reads them."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from pathlib import Path
 
@@ -23,10 +25,16 @@ from games.table import seats as services
 from games.table.loading import game_load
 
 from .helpers import serve_due
-from .test_felt import spaced
 from .test_kept_pieces import request_for
 
 pytestmark = pytest.mark.django_db
+
+WHITESPACE = re.compile(r"\s+")
+
+
+def spaced(html: str) -> str:
+    return WHITESPACE.sub(" ", html).strip()
+
 
 REFERENCE = engines["django"].from_string(
     (Path(__file__).parent / "board_reference.html").read_text()
