@@ -100,6 +100,10 @@ def test_a_whole_game_on_a_phone_keeps_the_hand_trick_and_scores_on_screen(
             page.screenshot(path=str(ARTIFACTS / f"phone-{width}-{scheme}-{language}.png"))
         before = board_moves(page)
         page.locator(PLAYABLE).last.click()
+        # A thumb taps what it sees; Playwright scrolls a card into view first if the page
+        # moved between the look above and the tap (a load-dependent moment). That scroll is
+        # the test's, not the page's: undone, so the next turn's look sees only the page's.
+        page.evaluate("() => window.scrollTo(0, 0)")
         page.wait_for_function(
             "moves => Number(document.querySelector('#board').dataset.moves) > moves", arg=before
         )
