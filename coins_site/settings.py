@@ -318,6 +318,12 @@ COINS_BOT_PAUSE = float(os.environ.get("COINS_BOT_PAUSE", "0.8"))
 # game is due, and its own process wakes it for a game due sooner (games/table/alarm.py), so
 # this only bounds how late it serves a game scheduled by another process that died.
 COINS_RUNNER_POLL = float(os.environ.get("COINS_RUNNER_POLL", "0.5"))
+# Threads (each with a database connection from the pool) per server process, by lane
+# (games/realtime/db_threads.py): sockets' own work, and the background loops beside it.
+COINS_DB_THREADS = {
+    "people": int(os.environ.get("COINS_PEOPLE_THREADS", "6")),
+    "background": int(os.environ.get("COINS_BACKGROUND_THREADS", "4")),
+}
 # Analysis of finished games (analysis/): deals per card and play-outs per seat for a hand's
 # luck, how often an idle lane looks for queued games, its worker processes (at a low
 # priority), and the lanes that run beside every table runner.

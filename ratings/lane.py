@@ -9,7 +9,7 @@ import logging
 
 from django.conf import settings
 
-from games.realtime.db_threads import in_db_thread
+from games.realtime.db_threads import in_background_thread
 
 from .queue import queued_rate
 
@@ -20,7 +20,7 @@ async def rate_forever() -> None:
     """The lane's loop: rate what is queued, look again every ``COINS_RATINGS_POLL``."""
     while True:
         try:
-            if not await in_db_thread(queued_rate)():
+            if not await in_background_thread(queued_rate)():
                 await asyncio.sleep(settings.COINS_RATINGS_POLL)
         except asyncio.CancelledError:
             raise

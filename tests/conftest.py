@@ -54,6 +54,16 @@ def flush_by_delete():
 
 
 @pytest.fixture(autouse=True)
+def new_db_threads_for_each_test():
+    """Each test's event loop gets threads of its own (as the loop's default pool would be):
+    a thread kept from an earlier test may hold what that test did to its connection."""
+    yield
+    from games.realtime.db_threads import close_lanes
+
+    close_lanes()
+
+
+@pytest.fixture(autouse=True)
 def english_after_each_test():
     """A request in another language leaves that language active in the thread: put English
     back, so a later test on this worker does not read another language's messages."""

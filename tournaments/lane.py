@@ -9,7 +9,7 @@ import logging
 
 from django.conf import settings
 
-from games.realtime.db_threads import in_db_thread
+from games.realtime.db_threads import in_background_thread
 
 from .pairing import tournaments_tick
 
@@ -20,7 +20,7 @@ async def pair_forever() -> None:
     """The lane's loop; an error is logged and the next round tries again."""
     while True:
         try:
-            await in_db_thread(tournaments_tick)()
+            await in_background_thread(tournaments_tick)()
         except asyncio.CancelledError:
             raise
         except Exception:

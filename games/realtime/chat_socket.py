@@ -37,15 +37,18 @@ class ChatSocket:
     """Mixed into ``TableConsumer`` (which gives ``game_id``, ``user``, ``request``, ``group``
     and ``seated``)."""
 
-    async def chat_connect(self):
-        """Note whom the viewer muted, and show the chat as it is now: what was said between
-        the page's load and this socket's opening (or while a lost connection was down)
-        would otherwise be missing."""
-        self.muted = await in_db_thread(muted_ids)(self.user)
-        await self.send_chat_panel()
+    def chat_opening(self) -> tuple[str, int]:
+        """In the opening socket's database thread: note whom the viewer muted, and the
+        chat as it is now (what was said between the page's load and this socket's opening,
+        or while a lost connection was down, would otherwise be missing)."""
+        self.muted = muted_ids(self.user)
+        return self._chat_panel()
 
     async def send_chat_panel(self):
-        html, self.chat_seen = await in_db_thread(self._chat_panel)()
+        await self.send_chat(*await in_db_thread(self._chat_panel)())
+
+    async def send_chat(self, html: str, seen: int) -> None:
+        self.chat_seen = seen
         await self.send(html)
 
     async def chat_catch_up(self):

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from coins_site.monitoring import socket_closed, socket_opened, throttled
 from games.board.refusals import refusal_text
-from games.board.render import render_message, socket_request
+from games.board.render import render_message
 from games.engine import CARD_CODES, IllegalPlay
 from games.realtime.channels_adapter import (
     RidesOutLayerOutages,
@@ -22,7 +22,7 @@ from games.realtime.channels_adapter import (
     retrying,
 )
 from games.realtime.chat_socket import CHAT_KEYS, ChatSocket
-from games.realtime.db_threads import in_db_thread
+from games.realtime.db_threads import in_background_thread, in_db_thread
 from games.realtime.presence import (
     TOUCH_EVERY,
     TooManySockets,
@@ -35,13 +35,12 @@ from games.realtime.push import group_name, tell_table, user_group
 from games.realtime.reaction_socket import REACTION_KEY, ReactionSocket
 from games.realtime.socket_calls import (
     Refusal,
-    access,
     client_address,
     message_from,
     moves_and_status,
     play_and_render,
     render_for,
-    socket_language,
+    socket_opening,
     spectator_board_after,
     tab_of,
 )
@@ -88,12 +87,15 @@ class TableConsumer(RidesOutLayerOutages, ChatSocket, ReactionSocket, AsyncWebso
             per_second=settings.COINS_SOCKET_RATE,
             tokens=settings.COINS_SOCKET_BURST,
         )
-        # Set in this socket's own context: its handlers and database threads (which copy
-        # the context) all render in the viewer's language.
-        translation.activate(await in_db_thread(socket_language)(self.user, self.scope))
-        # Every board this socket sends is rendered with this request: the viewer's own.
-        self.request = socket_request(self.scope, self.game_id)
-        refusal, self.seed, self.invite = await in_db_thread(access)(self.game_id, self.request)
+        # Who the viewer is and whether they may watch, in one thread hop. The language is
+        # set in this socket's own context: its handlers and database threads (which copy
+        # the context) all render in the viewer's language. Every board this socket sends
+        # is rendered with its request: the viewer's own.
+        language, self.request, opened = await in_db_thread(socket_opening)(
+            self.game_id, self.user, self.scope
+        )
+        translation.activate(language)
+        refusal, self.seed, self.invite = opened
         if refusal is not None:
             # Accepted first, so the page hears why (a refused handshake is a bare HTTP 403).
             await self.accept()
@@ -103,24 +105,31 @@ class TableConsumer(RidesOutLayerOutages, ChatSocket, ReactionSocket, AsyncWebso
         await self.join_groups()
         await self.accept()
         try:
-            self.presence = await in_db_thread(presence_join)(
-                game_id=self.game_id,
-                channel=self.channel_name,
-                user=self.user,
-                address=client_address(self.scope),
-                tab=tab_of(self.scope),
-            )
+            board, chat = await in_db_thread(self.arrive)()
         except TooManySockets as refusal:
             log.info("Socket of table %s refused: too many (%s)", self.game_id, refusal.reason)
             throttled("sockets")
             await self.close(code=CLOSE_TOO_MANY_SOCKETS)
             return
-        self.present = True
-        socket_opened(self.viewer)
         self.presence_task = asyncio.create_task(self._keep_presence())
-        await self.send_board()
-        await self.chat_connect()
+        await self.show_board(board)
+        await self.send_chat(*chat)
         presence_changed(self.game_id, self.group)
+
+    def arrive(self) -> tuple[tuple, tuple[str, int]]:
+        """In a database thread: note the socket at the table (``presence_join``: it may
+        refuse), then render its first board and its chat panel; one hop instead of four."""
+        self.presence = presence_join(
+            game_id=self.game_id,
+            channel=self.channel_name,
+            user=self.user,
+            address=client_address(self.scope),
+            tab=tab_of(self.scope),
+        )
+        self.present = True  # from here on its row goes however the socket ends
+        socket_opened(self.viewer)
+        board = render_for(self.game_id, self.seed, self.request, None, self.presence)
+        return board, self.chat_opening()
 
     async def join_groups(self):
         """Join the table's group (its updates) and the viewer's (their log-outs).
@@ -157,7 +166,8 @@ class TableConsumer(RidesOutLayerOutages, ChatSocket, ReactionSocket, AsyncWebso
         if not getattr(self, "present", False):
             return
         self.present = False
-        self.presence_task.cancel()
+        if getattr(self, "presence_task", None) is not None:
+            self.presence_task.cancel()
         socket_closed(self.viewer)
         await in_db_thread(presence_leave)(channel=self.channel_name)
         presence_changed(self.game_id, self.group)
@@ -191,7 +201,7 @@ class TableConsumer(RidesOutLayerOutages, ChatSocket, ReactionSocket, AsyncWebso
         process goes stale instead)."""
         while True:
             await asyncio.sleep(TOUCH_EVERY)
-            await in_db_thread(presence_touch)(channel=self.channel_name)
+            await in_background_thread(presence_touch)(channel=self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None):
         if not self.bucket.take():

@@ -1,15 +1,57 @@
-"""Database work from the event loop of a socket."""
+"""Database work from an event loop, in two lanes of threads.
+
+What people wait for at a table runs in the people's lane: a socket's own work (a person's
+card, the boards it sends, its opening and closing) and the table runner's cards (bots that
+pause, clocks). Work nobody waits for runs in a lane of its own: rating finished games, the
+tournaments' ticks, other apps' idle work, presence readings and refreshes. Both lanes
+shared the event loop's default pool of ``cpu_count + 4`` threads before, and under load a
+person's card waited there behind ratings and presence readings (issue 31: the
+wait was 100 ms at p90 with 100 tables on one process). Background work can now fill only
+its own threads.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
 
 from channels.db import DatabaseSyncToAsync
+from django.conf import settings
 from django.db import connection
 
+PEOPLE, BACKGROUND = "people", "background"
+_lanes: dict[str, ThreadPoolExecutor] = {}
 
-def in_db_thread(function):
-    """Run ``function`` in a worker thread with its own database connection.
 
-    On PostgreSQL any pool thread will do, so one table can run while another waits on the
-    database (row locks keep each game's moves in order). SQLite allows one writer at a
-    time, so there every call shares one thread.
+def lane_executor(lane: str) -> ThreadPoolExecutor:
+    """The lane's threads (made on first use: a process that serves no socket makes none)."""
+    executor = _lanes.get(lane)
+    if executor is None:
+        size = settings.COINS_DB_THREADS[lane]
+        executor = _lanes.setdefault(
+            lane, ThreadPoolExecutor(max_workers=size, thread_name_prefix=f"db-{lane}")
+        )
+    return executor
+
+
+def close_lanes() -> None:
+    """Stop every lane's threads once their work is done (a test's end: the next test's
+    event loop starts with new threads, as it would with the loop's own pool)."""
+    while _lanes:
+        _lanes.popitem()[1].shutdown(wait=True)
+
+
+def in_db_thread(function, lane: str = PEOPLE):
+    """Run ``function`` in a worker thread of ``lane`` with its own database connection.
+
+    On PostgreSQL any thread of the lane will do, so one table can run while another waits
+    on the database (row locks keep each game's moves in order). SQLite allows one writer at
+    a time, so there every call of every lane shares one thread.
     """
-    shared = connection.vendor != "postgresql"
-    return DatabaseSyncToAsync(function, thread_sensitive=shared)
+    if connection.vendor != "postgresql":
+        return DatabaseSyncToAsync(function, thread_sensitive=True)
+    return DatabaseSyncToAsync(function, thread_sensitive=False, executor=lane_executor(lane))
+
+
+def in_background_thread(function):
+    """``in_db_thread`` in the background lane: work nobody is waiting on at a table."""
+    return in_db_thread(function, BACKGROUND)

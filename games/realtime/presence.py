@@ -19,6 +19,7 @@ import time
 from datetime import timedelta
 
 from django.conf import settings
+from django.db import connection
 from django.db.models import Count
 from django.utils import timezone
 
@@ -43,33 +44,28 @@ class TooManySockets(Exception):
 def presence_join(*, game_id: int, channel: str, user, address: str | None, tab: str = "") -> dict:
     """Note a socket at the table; return the table's presence with it, or raise
     ``TooManySockets`` (and forget the socket) when a cap refuses it. Runs outside any
-    transaction, so that the row is visible to every other connection before we count."""
+    transaction, so that the row is visible to every other connection before we count.
+    Three statements (four with a tab): the row, one count over all tables, one over this
+    table, which is also the presence returned."""
     user_id = user.pk if user is not None and user.is_authenticated else None
-    mine = Presence.objects.filter(user_id=user_id, tab=tab)
     if tab:  # the same tab's earlier socket, dead or closing: this one replaces it
-        (mine if user_id else mine.filter(address=address)).exclude(channel=channel).delete()
-    Presence.objects.update_or_create(
-        channel=channel,
-        defaults={
-            "game_id": game_id,
-            "user_id": user_id,
-            "address": address if user_id is None else None,
-            "tab": tab,
-            "seen_at": timezone.now(),
-        },
-    )
-    refusal = _over_a_cap(game_id, user_id, address)
+        mine = Presence.objects.filter(user_id=user_id, tab=tab).exclude(channel=channel)
+        _delete(mine if user_id else mine.filter(address=address))
+    _note(game_id, channel, user_id, address if user_id is None else None, tab)
+    sockets = _sockets_at(game_id)
+    refusal = _over_a_cap(game_id, user_id, address, sockets)
     if refusal:
-        Presence.objects.filter(channel=channel).delete()
+        _delete(Presence.objects.filter(channel=channel))
         raise TooManySockets(refusal)
-    return presence_of(game_id)
+    return _presence(sockets)
 
 
-def _over_a_cap(game_id: int, user_id: int | None, address: str | None) -> str:
-    """The cap the live sockets (this one included) exceed, or ""."""
+def _over_a_cap(game_id: int, user_id: int | None, address: str | None, sockets: dict) -> str:
+    """The cap the live sockets (this one included) exceed, or "". ``sockets``: the live
+    sockets at this table by person (None: signed out)."""
     live = Presence.objects.filter(seen_at__gte=timezone.now() - STALE_AFTER)
     if user_id is not None:
-        if live.filter(game_id=game_id, user_id=user_id).count() > settings.COINS_MAX_SOCKETS:
+        if sockets.get(user_id, 0) > settings.COINS_MAX_SOCKETS:
             return "tabs"
         if live.filter(user_id=user_id).count() > settings.COINS_MAX_SOCKETS_PER_PERSON:
             return "person"
@@ -77,17 +73,42 @@ def _over_a_cap(game_id: int, user_id: int | None, address: str | None) -> str:
     anonymous = live.filter(user__isnull=True)
     if anonymous.filter(address=address).count() > settings.COINS_MAX_ANONYMOUS_PER_ADDRESS:
         return "address"
-    if anonymous.filter(game_id=game_id).count() > settings.COINS_MAX_ANONYMOUS_PER_TABLE:
+    if sockets.get(None, 0) > settings.COINS_MAX_ANONYMOUS_PER_TABLE:
         return "watchers"
     return ""
 
 
-def presence_leave(*, channel: str) -> int | None:
-    """Forget a closed socket; return its table's id (None if it was not known)."""
-    game_id = Presence.objects.filter(channel=channel).values_list("game_id", flat=True).first()
-    if game_id is not None:
-        Presence.objects.filter(channel=channel).delete()
-    return game_id
+def _note(game_id: int, channel: str, user_id: int | None, address: str | None, tab: str):
+    """Insert (or refresh) the socket's row in one statement: ``bulk_create`` would wrap
+    its upsert in a transaction of its own, two more round trips for nothing."""
+    columns = {
+        "game_id": game_id,
+        "channel": channel,
+        "user_id": user_id,
+        "address": address,
+        "tab": tab,
+        "seen_at": connection.ops.adapt_datetimefield_value(timezone.now()),
+    }
+    names = ", ".join(columns)
+    marks = ", ".join(["%s"] * len(columns))
+    refreshed = ", ".join(f"{name} = excluded.{name}" for name in columns if name != "channel")
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {Presence._meta.db_table} ({names}) VALUES ({marks}) "
+            f"ON CONFLICT (channel) DO UPDATE SET {refreshed}",
+            list(columns.values()),
+        )
+
+
+def _delete(rows) -> None:
+    """Delete ``rows`` in one statement: a queryset's ``delete`` wraps its one DELETE in a
+    transaction of its own (two more round trips), for cascades a presence row has none of."""
+    rows._raw_delete(rows.db)
+
+
+def presence_leave(*, channel: str) -> None:
+    """Forget a closed socket."""
+    _delete(Presence.objects.filter(channel=channel))
 
 
 def presence_touch(*, channel: str) -> None:
@@ -99,19 +120,22 @@ def presence_of(game_id: int) -> dict:
     visitors, with the time it was read, so that a socket can ignore an older reading that
     arrives late. Seat states and the watcher count follow from it (``seat_presence``).
     One grouped count, however many watch."""
-    counts = (
+    return _presence(_sockets_at(game_id))
+
+
+def _sockets_at(game_id: int) -> dict[int | None, int]:
+    """The table's live sockets by person (None: the signed-out visitors)."""
+    return dict(
         Presence.objects.filter(game_id=game_id, seen_at__gte=timezone.now() - STALE_AFTER)
         .values_list("user_id")
         .annotate(sockets=Count("id"))
         .order_by()
     )
-    users, anonymous = [], 0
-    for user_id, sockets in counts:
-        if user_id is None:
-            anonymous = sockets
-        else:
-            users.append(user_id)
-    return {"users": sorted(users), "anonymous": anonymous, "at": time.time()}
+
+
+def _presence(sockets: dict[int | None, int]) -> dict:
+    users = sorted(user_id for user_id in sockets if user_id is not None)
+    return {"users": users, "anonymous": sockets.get(None, 0), "at": time.time()}
 
 
 def presence_reading(game_id: int) -> dict:

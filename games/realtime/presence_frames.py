@@ -19,7 +19,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from games.realtime.channels_adapter import retrying
-from games.realtime.db_threads import in_db_thread
+from games.realtime.db_threads import in_background_thread
 from games.realtime.presence import presence_reading
 
 log = logging.getLogger(__name__)
@@ -55,7 +55,7 @@ async def _announce(key: tuple[int, int], group: str) -> None:
     finally:
         _due.discard(key)
     try:
-        reading = await in_db_thread(presence_reading)(game_id)
+        reading = await in_background_thread(presence_reading)(game_id)
         event = {"type": "table.presence", **reading}
         await retrying(get_channel_layer().group_send, group, event)
     except Exception as error:  # presence is in the rows: pages show it when they next draw

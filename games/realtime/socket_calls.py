@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from accounts.selectors import preferred_language
 from common.metrics import counted
 from common.once import RenderedOnce
-from games.board.render import render_board, viewer_context
+from games.board.render import render_board, socket_request, viewer_context
 from games.models import Game
 from games.realtime.push import notices_kept
 from games.table import flow
@@ -70,6 +70,15 @@ def socket_language(user, scope) -> str:
         META={"HTTP_ACCEPT_LANGUAGE": headers.get(b"accept-language", b"").decode("latin-1")},
     )
     return translation.get_language_from_request(handshake)
+
+
+def socket_opening(game_id: int, user, scope: dict) -> tuple[str, object, tuple]:
+    """What an opening socket needs first, in one thread hop: its viewer's language, the
+    request its boards are rendered with (``socket_request``) and ``access``."""
+    language = socket_language(user, scope)
+    with translation.override(language):
+        request = socket_request(scope, game_id)
+        return language, request, access(game_id, request)
 
 
 def client_address(scope: dict) -> str | None:

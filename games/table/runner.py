@@ -27,7 +27,7 @@ from coins_site.monitoring import runner_lag
 from coins_site.operations import heartbeat
 from common.metrics import counted
 from games.models import Game
-from games.realtime.db_threads import in_db_thread
+from games.realtime.db_threads import in_background_thread, in_db_thread
 from games.signals import runner_idle
 from games.table import alarm, flow
 from games.table.lifecycle import RETRY_AFTER, retry_later
@@ -117,7 +117,7 @@ async def _idle_work_logged() -> None:
     """``idle_work`` in a database thread of its own; an error is logged, and the next
     round tries again."""
     try:
-        await in_db_thread(idle_work)()
+        await in_background_thread(idle_work)()
     except Exception:
         log.exception("The runner's background work failed; trying again later")
 
@@ -131,7 +131,7 @@ async def run_tables_forever() -> None:
     while True:
         try:
             if pacemaker.due():  # this runner is alive, for /healthz
-                await in_db_thread(pacemaker.beat)()
+                await in_background_thread(pacemaker.beat)()
             if not await run_due_tables():
                 now = time.monotonic()
                 idle = idle_task is None or idle_task.done()
