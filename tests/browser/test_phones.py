@@ -44,6 +44,25 @@ def out_of_view(page, height: int) -> dict:
     )
 
 
+def cards_over_the_words(page) -> bool:
+    """Whether a card of the trick just won (with its player's name) ends up over the words
+    saying who took it and why, once the cards have gathered by the winner (their motion
+    run to its end at once: the same picture a moment early)."""
+    return page.evaluate(
+        """() => {
+          const trick = document.querySelector('#trick.complete');
+          if (!trick) { return false; }
+          trick.getAnimations({subtree: true}).forEach(motion => motion.finish());
+          const words = trick.querySelector('.trick-result').getBoundingClientRect();
+          return [...trick.querySelectorAll('.played')].some(card => {
+            const box = card.getBoundingClientRect();
+            return box.bottom > words.top + 1 && box.top < words.bottom - 1
+              && box.right > words.left && box.left < words.right;
+          });
+        }"""
+    )
+
+
 def casual_game(
     page, base: str, username: str, django_user_model, language: str, target: int = 5
 ) -> Game:
@@ -93,6 +112,7 @@ def test_a_whole_game_on_a_phone_keeps_the_hand_trick_and_scores_on_screen(
         if page.locator("#trick.complete").count():  # the trick just won, in the middle
             assert page.locator("#last-trick").count() == 0  # once, not twice
             assert page.locator("#trick .why").is_visible()
+            assert not cards_over_the_words(page), turns
         elif page.locator("#last-trick").count():
             assert page.locator("#last-trick .why").is_visible()
         if turns == 3:
