@@ -104,6 +104,7 @@ def test_a_page_that_missed_an_update_catches_up_by_itself(
     page.goto(f"{live_server_url}/")
     page.click('[data-action="quick-play"]')
     page.wait_for_selector(PLAYABLE)
+    page.wait_for_load_state("load")  # the table page's own load, which may come after its cards
     reloads = []
     page.on("load", lambda: reloads.append(page.url))
     game_id = int(re.search(r"/games/(\d+)/", page.url)[1])
