@@ -5,9 +5,8 @@ card, the boards it sends, its opening and closing) and the table runner's cards
 pause, clocks). Work nobody waits for runs in a lane of its own: rating finished games, the
 tournaments' ticks, other apps' idle work, presence readings and refreshes. Both lanes
 shared the event loop's default pool of ``cpu_count + 4`` threads before, and under load a
-person's card waited there behind ratings and presence readings (issue 31: the
-wait was 100 ms at p90 with 100 tables on one process). Background work can now fill only
-its own threads.
+person's card waited there behind ratings and presence readings (issue 31: 100 ms at p90
+with 100 tables on one process). Background work can now fill only its own threads.
 """
 
 from __future__ import annotations
