@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django.db import connection, transaction
-from django.db.models import Q
 from openskill.models import PlackettLuce
 
 from accounts.selectors import is_bot_account
@@ -52,7 +51,7 @@ def advisory_lock(function: str, key: int = RATING_LOCK) -> bool:
         return cursor.fetchone()[0] is not False
 
 
-@transaction.atomic(savepoint=False)  # inside the ratings lane's own savepoint, no second
+@transaction.atomic
 def game_rate(*, game_id: int, count_standings: bool = True) -> list[RatingEvent]:
     """Rate a finished (or abandoned) game once; return its rating events (none if unrated).
 
@@ -69,7 +68,7 @@ def game_rate(*, game_id: int, count_standings: bool = True) -> list[RatingEvent
     seats = list(game.seats.select_related("user__profile").order_by("number"))
     if any(seat.is_empty for seat in seats):
         return []
-    ratings = seat_ratings_locked(seats)
+    ratings = _locked([rating_of(seat) for seat in seats])
     leavers = {seat.number for seat in seats if seat.stand_in}
     if game.abandoned_by is not None:
         leavers.add(game.abandoned_by)
@@ -137,30 +136,13 @@ def ratings_moved(events: list[RatingEvent]) -> list[PlayerRating]:
     return moved
 
 
-def seat_ratings_locked(seats: list[Seat]) -> list[PlayerRating]:
-    """Each seat's rating row, locked, in one statement (a seat's first rated game makes its
-    row first). Games rated at once by two processes (bot levels share one row) must not
-    overwrite each other; rows are locked in id order, so two ratings never wait on each
-    other in a circle."""
-    users = {seat.user_id for seat in seats if not seat.is_bot}
-    bots = {seat.bot for seat in seats if seat.is_bot}
-
-    def locked() -> dict[tuple, PlayerRating]:
-        rows = PlayerRating.objects.select_for_update().filter(
-            Q(user_id__in=users) | Q(bot__in=bots)
-        )
-        return {(row.user_id, row.bot): row for row in rows.order_by("pk")}
-
-    def key(seat: Seat) -> tuple:
-        return (None, seat.bot) if seat.is_bot else (seat.user_id, "")
-
-    by_key = locked()
-    if any(key(seat) not in by_key for seat in seats):
-        for seat in seats:
-            if key(seat) not in by_key:
-                rating_of(seat)
-        by_key = locked()
-    return [by_key[key(seat)] for seat in seats]
+def _locked(ratings: list[PlayerRating]) -> list[PlayerRating]:
+    """The same rating rows, locked and read again: games rated at once by two processes
+    (bot levels share one row) must not overwrite each other. Locked in id order, so two
+    ratings never wait on each other in a circle."""
+    rows = PlayerRating.objects.select_for_update().filter(pk__in={r.pk for r in ratings})
+    by_id = {row.pk: row for row in rows.order_by("pk")}
+    return [by_id[rating.pk] for rating in ratings]
 
 
 @transaction.atomic

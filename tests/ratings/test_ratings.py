@@ -373,21 +373,3 @@ def test_leaderboard_pages_are_slices_with_ranks_and_survive_bad_input(client, d
         assert ("does not exist" in html) == (url != "?page=last"), url
     page = selectors.standings_page(Leaderboard.objects.get(slug="main"))
     assert [row["rank"] for row in page.rows] == [1, 2, 3] and page.total == 3
-
-
-def test_rating_a_game_locks_its_seats_ratings_in_one_statement(django_user_model):
-    """The seats' rating rows are read and locked together (made first in a seat's first
-    rated game), and the rating of a game takes a fixed handful of statements."""
-    alice = django_user_model.objects.create_user("al")
-    finish(alice, ["me", "random", "random"])
-    assert PlayerRating.objects.count() == 2  # made on the way: alice's and the bot level's
-    game = finish(alice, ["me", "random", "random"])
-    RatingEvent.objects.filter(game=game).delete()  # to rate it again, on its own
-    with CaptureQueriesContext(connection) as queries:
-        events = game_rate(game_id=game.pk, count_standings=False)
-    ratings_read = [q["sql"] for q in queries if 'FROM "ratings_playerrating"' in q["sql"]]
-    assert len(ratings_read) == 1  # locked where the database can (SQLite: one writer)
-    assert ("FOR UPDATE" in ratings_read[0]) == connection.features.has_select_for_update
-    assert len(queries) <= 8, [q["sql"][:60] for q in queries]
-    assert len(events) == 3
-    assert {e.rating.pk for e in events} == set(PlayerRating.objects.values_list("pk", flat=True))
