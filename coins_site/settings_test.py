@@ -38,3 +38,21 @@ COINS_ANALYSIS_LUCK_DEALS = 8
 COINS_API_MOVES = (10_000, 10_000)
 COINS_API_GAMES_AT_ONCE = (1000, 1000)
 COINS_API_GAMES_PER_DAY = (10_000, 10_000)
+# On SQLite (the embedded default), the test database is a file in memory (tmpfs where there
+# is one) rather than Django's shared-cache memory database: there a second connection that
+# meets another's write fails at once ("database table is locked") instead of waiting, so
+# every test where threads write at once (the 50-way bursts, a table runner beside a
+# socket) failed. A file waits its turn (SQLite's busy timeout), as PostgreSQL's locks do.
+_db = DATABASES["default"]  # noqa: F405
+if _db["ENGINE"] == "django.db.backends.sqlite3":
+    import tempfile
+
+    _dir = "/dev/shm" if os.path.isdir("/dev/shm") else tempfile.gettempdir()
+    _worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    _db["TEST"] = {"NAME": os.path.join(_dir, f"coins-test-{os.getpid()}-{_worker}.sqlite3")}
+    _db["OPTIONS"] = {
+        **_db.get("OPTIONS", {}),
+        "timeout": 30,  # seconds a writer waits for the lock: a 50-way burst queues
+        # nothing here needs to survive a power cut, and journal writes cost every test
+        "init_command": "PRAGMA synchronous=OFF; PRAGMA journal_mode=WAL;",
+    }

@@ -75,6 +75,21 @@ def english_after_each_test():
 
 
 @pytest.fixture(autouse=True)
+def counters_forgotten_after_each_test():
+    """Empty this process's in-memory caches after each test. Limits count per account and
+    token id there, and SQLite hands a rolled-back test's ids out again (PostgreSQL's
+    sequences never do): a later test's new account would start with an earlier one's
+    count. Only memory caches: clearing a Redis cache would flush the whole database."""
+    yield
+    from django.core.cache import caches
+    from django.core.cache.backends.locmem import LocMemCache
+
+    for cache in caches.all(initialized_only=True):
+        if isinstance(cache, LocMemCache):
+            cache.clear()
+
+
+@pytest.fixture(autouse=True)
 def no_bot_pause(settings):
     """Bots answer at once (the pause's own tests set it back)."""
     settings.COINS_BOT_PAUSE = 0

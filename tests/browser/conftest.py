@@ -5,6 +5,7 @@ event loop running, which pytest-asyncio cannot share.
 """
 
 import os
+from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
 
@@ -45,6 +46,21 @@ def close_connections() -> None:
         if hasattr(connection, "close_pool"):
             connection.close_pool()
     channel_layers.backends.clear()
+    no_worker_threads_to_copy()
+
+
+def no_worker_threads_to_copy() -> None:
+    """Stop this process's database threads before forking a server. Threads do not survive
+    a fork, but their pools do: a child that inherited a pool with a thread would hand it
+    work that never runs (on SQLite, asgiref's one thread-sensitive thread, used by a test
+    that ran earlier in this process, hung the forked server's every database call)."""
+    from asgiref.sync import SyncToAsync
+
+    from games.realtime.db_threads import close_lanes
+
+    close_lanes()
+    SyncToAsync.single_thread_executor.shutdown(wait=True)
+    SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
 
 
 def start_server() -> DaphneProcess:
