@@ -15,8 +15,19 @@ from django.utils.html import escape
 from django.utils.translation import get_language, gettext, ngettext, pgettext
 
 from common.urls import reverse_kept
-from games.board.felt import kept_piece
+from games.board.felt import felt_html, kept_piece
 from games.templatetags.cards import hand_buttons
+
+
+def dealt_board(context) -> str:
+    """The whole board of a dealt game still without a result (nearly every board a socket
+    is sent) straight from its parts: the template engine only walked the tags around them,
+    and with a request it ran every context processor for each board. The same parts, in
+    the same order and with the same whitespace between them as the template's ``board``
+    partial: a pushed board is the loaded page's, byte for byte."""
+    played = felt_html(context["seats"], context["trick"], context.get("last_trick"))
+    top, play, hand = board_top(context), board_play(context, played), board_hand(context)
+    return f"{top}\n    \n      {play}\n      \n      {hand}\n    \n    {board_bottom(context)}\n  "
 
 
 def board_top(context) -> str:

@@ -19,6 +19,7 @@ from django.utils import translation
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
+from games.board.board_html import dealt_board
 from games.board.presenters import table_context
 from games.board.rematch_panel import rematch_panel
 from games.models import Game
@@ -146,7 +147,11 @@ def socket_request(scope: dict, game_id: int) -> HttpRequest:
 
 
 def render_board(context: dict, request: HttpRequest) -> str:
-    """The board partial, rendered with the viewer's request (context processors included)."""
+    """The board partial for one viewer. A dealt game without a result is built by its
+    Python parts alone (``dealt_board``); a waiting table and a result go through the
+    template, with the viewer's request (context processors included)."""
+    if context["game"].was_dealt and not context.get("result"):
+        return dealt_board(context)
     return render_to_string("games/table.html#board", context, request=request)
 
 

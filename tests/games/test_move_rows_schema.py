@@ -4,6 +4,8 @@ migration that renames, adds or drops a column the moves write fails here, not m
 import pytest
 from django.db import IntegrityError, connection, models, transaction
 from django.test.utils import CaptureQueriesContext
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games.models import Game, Hand, Play, Seat, Trick
 from games.table import move_rows
@@ -152,3 +154,39 @@ def test_a_play_that_finds_no_trick_fails_the_batch_and_nothing_is_kept(alice):
         rows.write()
     game = Game.objects.get(pk=game.pk)
     assert (game.moves, Play.objects.filter(game=game).count(), Trick.objects.count()) == before
+
+
+ARRAY_VALUES = {
+    "integer": st.lists(st.one_of(st.none(), st.integers(-(2**31), 2**31 - 1))),
+    "boolean": st.lists(st.one_of(st.none(), st.booleans())),
+    # PostgreSQL's text holds any character but NUL; these are the ones arrays quote
+    "text": st.lists(
+        st.one_of(
+            st.none(),
+            st.text(st.characters(blacklist_characters="\x00")),
+            st.sampled_from(['"', "\\", "{}", "NULL", "a,b", " ", "", "12O"]),
+        )
+    ),
+}
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_array_parameters_read_back_as_the_values_they_were_made_of(data):
+    """The move statement's array parameters are written as text: whatever values a column
+    holds (quotes, backslashes, commas, braces, the word NULL, None itself), PostgreSQL
+    reads back exactly those values, in order."""
+    kind = data.draw(st.sampled_from(sorted(ARRAY_VALUES)))
+    values = data.draw(ARRAY_VALUES[kind])
+    literal = move_rows.array_literal(values, kind)
+    assert literal.startswith("{") and literal.endswith("}")
+    if connection.vendor != "postgresql":
+        return  # arrays are PostgreSQL's: SQLite writes a row per statement
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT %s::{kind}[]", [literal])
+        assert cursor.fetchone()[0] == values
+
+
+def test_an_array_of_an_unknown_type_is_refused():
+    with pytest.raises(ValueError):
+        move_rows.array_literal([1.5], "numeric")
