@@ -142,6 +142,9 @@ async def run_tables_forever() -> None:
                     idle_task = asyncio.create_task(_idle_work_logged())
                 await nap()
         except asyncio.CancelledError:
+            if idle_task is not None:  # its thread's work ends before the runner says it has
+                idle_task.cancel()
+                await asyncio.gather(idle_task, return_exceptions=True)
             raise
         except Exception:  # a database restart, say: log it and keep the tables going
             log.exception("The table runner failed; trying again")

@@ -53,7 +53,11 @@ async def table_runner():
 
     task = asyncio.create_task(run_tables_forever())
     yield task
+    # Wait for the runner to stop while this loop still runs: a database thread in the
+    # middle of its work may need the loop (a table's notice), and a thread left waiting
+    # for a loop that no longer runs hung the test's end for good (seen under load).
     task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
 
 
 @pytest.fixture(params=["memory", "redis"])
