@@ -1,0 +1,87 @@
+"""The CPU of a person's card in one process, away from sockets and the event loop: the
+socket's database call for a move (``play_and_render``: the lock, the engine, both bots'
+answers, the one statement, the commit and the mover's board), timed with the thread's own
+clock over whole games. On our 2-core machine ``bench_tables`` runs its client, PostgreSQL,
+Redis and the servers on the same cores, and its CPU figure moves by 10% between runs; this
+one moves by a few percent, so it tells whether a change to the move's path paid."""
+
+from __future__ import annotations
+
+import re
+import secrets
+import statistics
+import time
+from datetime import timedelta
+
+from django.contrib.auth import get_user_model
+from django.contrib.sessions.backends.db import SessionStore
+from django.test import override_settings
+from django.utils import timezone
+
+from games.board.render import socket_request
+from games.models import Game
+from games.realtime.socket_calls import play_and_render, render_for
+from games.table import flow
+from games.table import seats as services
+from games.table.options import QUICK_PLAY_BOT
+
+HAND = re.compile(r'<section id="hand".*?</section>', re.S)
+CARD = re.compile(r'data-card="([^"]+)"')
+ORIGIN = (b"origin", b"http://127.0.0.1:8000")
+
+
+def _socket_scope(user) -> dict:
+    """What a table socket's handshake gives the server, for ``user`` on this machine."""
+    return {
+        "type": "websocket",
+        "headers": [ORIGIN, (b"host", b"127.0.0.1:8000")],
+        "user": user,
+        "session": SessionStore(),
+        "query_string": b"",
+        "client": ("127.0.0.1", 1),
+        "server": ("127.0.0.1", 8000),
+    }
+
+
+def _board(game_id: int, request, presence: dict) -> str:
+    return render_for(game_id, None, request, None, presence)[0]
+
+
+def _bots_played(game_id: int) -> None:
+    """Play what the table's schedule holds (a bot that leads a new game or hand)."""
+    flow.run_due(game_id, now=timezone.now() + timedelta(hours=1))
+
+
+@override_settings(COINS_BOT_PAUSE=0, COINS_MAX_RUNNING_GAMES=10**6)
+def measure(moves: int, bot: str = QUICK_PLAY_BOT, target: int = 10) -> dict:
+    """Play games of one new person against two ``bot``s until ``moves`` cards are timed."""
+    user = get_user_model().objects.create_user(f"bench-move-{secrets.token_hex(4)}")
+    scope, presence = _socket_scope(user), {"users": [user.pk], "anonymous": 0}
+    times: list[float] = []
+    games = 0
+    while len(times) < moves:
+        game = services.game_quick_play(user=user, bot=bot, target=target)
+        games += 1
+        request = socket_request(scope, game.pk)
+        board = _board(game.pk, request, presence)
+        while 'id="game-result"' not in board and len(times) < moves:
+            if 'data-your-turn="true"' not in board:
+                _bots_played(game.pk)
+                board = _board(game.pk, request, presence)
+                continue
+            card = CARD.findall(HAND.search(board).group(0))[0]
+            started = time.thread_time()
+            board = play_and_render(game.pk, request, card, "bench", presence, {})[0]
+            times.append(time.thread_time() - started)
+    Game.objects.filter(seats__user=user, status=Game.Status.IN_PROGRESS).update(
+        status=Game.Status.ABANDONED, due_at=None
+    )  # the last game, cut short: no runner may serve it later
+    warm = times[len(times) // 10 :]  # the first cards warm the caches
+    times.sort()
+    return {
+        "moves": len(times),
+        "games": games,
+        "cpu_ms_mean": round(1000 * statistics.fmean(warm), 3),
+        "cpu_ms_p50": round(1000 * times[len(times) // 2], 3),
+        "cpu_ms_p90": round(1000 * times[int(len(times) * 0.9)], 3),
+    }

@@ -1,0 +1,23 @@
+"""``manage.py bench_move``: it times real cards of whole games and leaves nothing running."""
+
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+
+from games.models import Game
+
+pytestmark = pytest.mark.django_db
+
+
+def test_bench_move_times_each_card_and_leaves_no_game_running():
+    out = StringIO()
+    call_command("bench_move", moves=40, rounds=1, stdout=out)
+    figures = json.loads(out.getvalue().splitlines()[-1])
+    assert figures["moves"] == 40 and figures["games"] >= 1
+    assert 0 < figures["cpu_ms_p50"] <= figures["cpu_ms_p90"]
+    assert figures["cpu_ms_mean"] > 0
+    played = Game.objects.filter(seats__user__username__startswith="bench-move-").distinct()
+    assert played.exists()
+    assert not played.filter(status__in=[Game.Status.IN_PROGRESS, Game.Status.WAITING]).exists()
