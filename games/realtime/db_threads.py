@@ -12,10 +12,11 @@ with 100 tables on one process). Background work can now fill only its own threa
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
+from threading import Barrier
 
 from channels.db import DatabaseSyncToAsync
 from django.conf import settings
-from django.db import connection
+from django.db import connection, connections
 
 PEOPLE, BACKGROUND = "people", "background"
 _lanes: dict[str, ThreadPoolExecutor] = {}
@@ -34,9 +35,24 @@ def lane_executor(lane: str) -> ThreadPoolExecutor:
 
 def close_lanes() -> None:
     """Stop every lane's threads once their work is done (a test's end: the next test's
-    event loop starts with new threads, as it would with the loop's own pool)."""
+    event loop starts with new threads, as it would with the loop's own pool), each thread
+    first handing its database connection back: a pooled connection kept by a thread that
+    ended stays open, and PostgreSQL then refused to drop the test database."""
     while _lanes:
-        _lanes.popitem()[1].shutdown(wait=True)
+        executor = _lanes.popitem()[1]
+        threads = len(executor._threads)
+        if threads:
+            meet = Barrier(threads)  # one call per thread: none can take two
+            for future in [executor.submit(_hand_back, meet) for _ in range(threads)]:
+                future.exception()
+        executor.shutdown(wait=True)
+
+
+def _hand_back(meet: Barrier) -> None:
+    try:
+        meet.wait(timeout=10)
+    finally:
+        connections.close_all()
 
 
 def in_db_thread(function, lane: str = PEOPLE):
