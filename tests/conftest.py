@@ -58,9 +58,16 @@ def new_db_threads_for_each_test():
     """Each test's event loop gets threads of its own (as the loop's default pool would be):
     a thread kept from an earlier test may hold what that test did to its connection."""
     yield
+    from asgiref.sync import SyncToAsync
+    from django.db import connections
+
     from games.realtime.db_threads import close_lanes
 
     close_lanes()
+    # asgiref's one thread for thread-sensitive calls (Django's own middleware and views
+    # under ASGI) lives on; it hands its connection back too, or the pool keeps it open
+    if SyncToAsync.single_thread_executor._threads:
+        SyncToAsync.single_thread_executor.submit(connections.close_all).result(timeout=30)
 
 
 @pytest.fixture(autouse=True)
