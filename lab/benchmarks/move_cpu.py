@@ -7,7 +7,6 @@ one moves by a few percent, so it tells whether a change to the move's path paid
 
 from __future__ import annotations
 
-import re
 import secrets
 import statistics
 import time
@@ -24,9 +23,8 @@ from games.realtime.socket_calls import play_and_render, render_for
 from games.table import flow
 from games.table import seats as services
 from games.table.options import QUICK_PLAY_BOT
+from lab.benchmarks.tables import CARD, HAND
 
-HAND = re.compile(r'<section id="hand".*?</section>', re.S)
-CARD = re.compile(r'data-card="([^"]+)"')
 ORIGIN = (b"origin", b"http://127.0.0.1:8000")
 
 
