@@ -12,6 +12,7 @@ import logging
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
+from games.models import ChatMessage
 from games.realtime.channels_adapter import others_watching
 from games.realtime.db_threads import in_db_thread
 from games.realtime.push import tell_streams
@@ -37,12 +38,14 @@ class ChatSocket:
     """Mixed into ``TableConsumer`` (which gives ``game_id``, ``user``, ``request``, ``group``
     and ``seated``)."""
 
-    def chat_opening(self) -> tuple[str, int]:
+    def chat_opening(self, seated: bool) -> tuple[str, int]:
         """In the opening socket's database thread: note whom the viewer muted, and the
         chat as it is now (what was said between the page's load and this socket's opening,
-        or while a lost connection was down, would otherwise be missing)."""
+        or while a lost connection was down, would otherwise be missing). ``seated``: as
+        the socket's first board found its viewer (players talk in a room of their own)."""
         self.muted = muted_ids(self.user)
-        return self._chat_panel()
+        room = ChatMessage.Room.PLAYERS if seated else ChatMessage.Room.SPECTATORS
+        return self._chat_panel(room, self.muted)
 
     async def send_chat_panel(self):
         await self.send_chat(*await in_db_thread(self._chat_panel)())
@@ -106,9 +109,9 @@ class ChatSocket:
             request=self.request,
         )
 
-    def _chat_panel(self) -> tuple[str, int]:
-        """The chat panel, and the latest message it shows (0 for none)."""
-        context = chat_context(self.game_id, self.user)
+    def _chat_panel(self, room: str | None = None, muted: set[int] | None = None):
+        """The chat panel, and the latest message it shows (0 for none): a tuple."""
+        context = chat_context(self.game_id, self.user, room, muted)
         html = render_to_string("games/table.html#chat", context, request=self.request)
         shown = [entry["message"]["id"] for entry in context["chat_messages"]]
         return html, max(shown, default=0)

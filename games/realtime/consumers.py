@@ -128,8 +128,8 @@ class TableConsumer(RidesOutLayerOutages, ChatSocket, ReactionSocket, AsyncWebso
         )
         self.present = True  # from here on its row goes however the socket ends
         socket_opened(self.viewer)
-        board = render_for(self.game_id, self.seed, self.request, None, self.presence)
-        return board, self.chat_opening()
+        board = render_for(self.game_id, self.seed, self.request, None, self.presence, first=True)
+        return board, self.chat_opening(seated=board[3])
 
     async def join_groups(self):
         """Join the table's group (its updates) and the viewer's (their log-outs).

@@ -85,29 +85,31 @@ def end_user_sockets(user_id: int) -> None:
         log.warning("Could not close the sockets of user %s: %s", user_id, error)
 
 
-def notify_table(game_id: int, moves: int, skip: str = "") -> None:
+def notify_table(game_id: int, moves: int, skip: str = "", others: bool | None = None) -> None:
     """Tell every socket at the table (from synchronous code) that the game changed:
     ``moves`` is its new move count, or -1 for a change that is not a move.
 
     ``skip`` is a socket that shows the change itself (the mover's): when no other socket
-    watches, nothing is broadcast. A channel layer that is down (Redis restarting) costs
-    the sockets this update, not the change: pages ask again after a silence. Inside
-    ``notices_kept`` the notice is kept for the caller to send instead.
+    watches, nothing is broadcast. ``others`` says whether another socket has a presence
+    row at the table, as the move's own statement found it (None: not known, the channel
+    layer is asked). A channel layer that is down (Redis restarting) costs the sockets
+    this update, not the change: pages ask again after a silence. Inside ``notices_kept``
+    the notice is kept for the caller to send instead.
     """
     kept = _kept_notices.get()
     if kept is not None:
-        kept.append((game_id, moves, skip))
+        kept.append((game_id, moves, skip, others))
         return
     if get_channel_layer() is None:
         return
     _programs_seated(game_id)  # known to ``tell_streams`` from here on
     try:
-        async_to_sync(tell_table)(game_id, moves, skip)
+        async_to_sync(tell_table)(game_id, moves, skip, others)
     except Exception as error:  # called where it cannot wait (an event loop's own thread)
         log.warning("Could not tell the sockets of table %s: %s", game_id, error)
 
 
-async def tell_table(game_id: int, moves: int, skip: str = "") -> None:
+async def tell_table(game_id: int, moves: int, skip: str = "", others: bool | None = None) -> None:
     """``notify_table`` from an event loop: a socket's move tells the table from the loop
     it runs on, with no hop from its database thread back to the loop and back."""
     layer = get_channel_layer()
@@ -116,11 +118,20 @@ async def tell_table(game_id: int, moves: int, skip: str = "") -> None:
     event = {"type": "table.update", "moves": moves}
     await tell_streams(game_id, event)
     try:
-        if skip and not await retrying(others_watching, layer, group_name(game_id), skip):
+        if skip and not await _others_listening(layer, game_id, skip, others):
             return
         await retrying(layer.group_send, group_name(game_id), event)
     except Exception as error:  # the change is committed; a lost update is asked for again
         log.warning("Could not tell the sockets of table %s: %s", game_id, error)
+
+
+async def _others_listening(layer, game_id: int, skip: str, others: bool | None) -> bool:
+    """Whether anything besides the socket ``skip`` may hear the table's group: another
+    socket (by its presence row, else by asking the layer) or a program's game stream,
+    which joins the group without a presence row (True when unsure)."""
+    if others is None:
+        return await retrying(others_watching, layer, group_name(game_id), skip)
+    return others or _programs_at.get(game_id, True)
 
 
 _kept_notices: ContextVar[list | None] = ContextVar("kept_table_notices", default=None)

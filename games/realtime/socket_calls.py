@@ -20,6 +20,7 @@ from games.models import Game
 from games.realtime.push import notices_kept
 from games.table import flow
 from games.table.invites import HiddenTable, invite_of, table_for
+from games.table.lifecycle import game_after_writers
 from games.table.loading import LoadedGame, cached_game, game_load
 
 MAX_MESSAGE_BYTES = 2048
@@ -109,14 +110,19 @@ def moves_and_status(game_id: int) -> tuple[int, str] | None:
 
 
 def render_for(
-    game_id: int, seed: str, request, moves: int | None, presence: dict
+    game_id: int, seed: str, request, moves: int | None, presence: dict, first: bool = False
 ) -> tuple[str, int, str, bool, tuple]:
     """Render the board for the socket's viewer: from this process's cache when it has move
     ``moves``. Return it with the move count and status it shows, whether the viewer is
-    seated (their chat room follows), and the presence it shows."""
+    seated (their chat room follows), and the presence it shows. A socket's ``first``
+    board waits for a move under way (``game_after_writers``): that move may not have
+    seen the socket's presence row, and then tells no one else."""
     with counted("push"):
         loaded = cached_game(game_id, seed, moves) if moves is not None and moves >= 0 else None
-        game = loaded.game if loaded else Game.objects.get(pk=game_id)
+        if loaded:
+            game = loaded.game
+        else:
+            game = game_after_writers(game_id) if first else Game.objects.get(pk=game_id)
         if loaded is None and game.is_running and request.user.is_authenticated:
             loaded = game_load(game)  # who sits where (the board's render needs it anyway)
         shared = spectator_board_key(game, request, loaded)

@@ -173,13 +173,16 @@ def shown_text(data: dict) -> str:
     return str(PRESETS[data["preset"]]) if data["preset"] else data["text"]
 
 
-def chat_log(game_id: int, viewer, room: str | None = None) -> list[dict]:
+def chat_log(
+    game_id: int, viewer, room: str | None = None, muted: set[int] | None = None
+) -> list[dict]:
     """The latest messages of the viewer's room, oldest first, without hidden ones or those
-    of people the viewer muted."""
+    of people the viewer muted (``muted``, when the caller has read them already)."""
     room = room or room_of(game_id, viewer)
+    muted = muted_ids(viewer) if muted is None else muted
+    messages = ChatMessage.objects.filter(game_id=game_id, room=room, hidden=False)
     messages = (
-        ChatMessage.objects.filter(game_id=game_id, room=room, hidden=False)
-        .exclude(user_id__in=muted_ids(viewer))
+        (messages.exclude(user_id__in=muted) if muted else messages)
         .select_related("user__profile")
         .order_by("-id")[:LOG_LENGTH]
     )
@@ -197,9 +200,9 @@ def said_since(game_id: int, viewer, seen: int) -> bool:
     )
 
 
-def muted_at_table(game_id: int, viewer) -> list[dict]:
+def muted_at_table(game_id: int, viewer, muted: set[int] | None = None) -> list[dict]:
     """People the viewer muted who spoke at this table, with how many messages are hidden."""
-    muted = muted_ids(viewer)
+    muted = muted_ids(viewer) if muted is None else muted
     if not muted:
         return []
     users = {}
@@ -235,16 +238,20 @@ def messages_by_trick(game_id: int, viewer, rooms=None) -> dict[int, list[dict]]
     return grouped
 
 
-def chat_context(game_id: int, viewer) -> dict:
+def chat_context(
+    game_id: int, viewer, room: str | None = None, muted: set[int] | None = None
+) -> dict:
     """What the chat panel shows ``viewer``: their room's latest messages, the people they
-    muted who spoke here, and the preset phrases."""
-    room = room_of(game_id, viewer)
+    muted who spoke here, and the preset phrases. ``room`` and ``muted`` are read here
+    unless the caller knows them already (a socket that has just rendered its board knows
+    whether its viewer is seated): each is a statement a new game's socket need not make."""
+    room = room or room_of(game_id, viewer)
+    muted = muted_ids(viewer) if muted is None else muted
+    log = chat_log(game_id, viewer, room, muted)
     return {
         "game_id": game_id,
         "chat_room": room,
-        "chat_messages": [
-            {"message": data, "text": shown_text(data)} for data in chat_log(game_id, viewer, room)
-        ],
-        "chat_muted": muted_at_table(game_id, viewer),
+        "chat_messages": [{"message": data, "text": shown_text(data)} for data in log],
+        "chat_muted": muted_at_table(game_id, viewer, muted),
         "chat_presets": list(PRESETS.items()),
     }

@@ -58,6 +58,23 @@ def locked_game(game_id: int) -> Game:
     lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
     if lock and not connection.in_atomic_block:  # as the ORM's select_for_update() refuses
         raise TransactionManagementError("Lock the game row inside a transaction.")
+    return _game_row(game_id, lock)
+
+
+def game_after_writers(game_id: int) -> Game:
+    """The game row once any change under way at the table has committed (a socket's first
+    board). On PostgreSQL the read waits for a move's lock (``FOR KEY SHARE`` conflicts
+    with ``locked_game``'s ``FOR UPDATE`` only, so openers do not wait for each other): a
+    move that did not see this socket's presence row (``MoveRows.write``) broadcasts
+    nothing, and this read shows it instead. Elsewhere one thread runs every database
+    call, so no move can be under way."""
+    if not connection.features.has_select_for_update:
+        return _game_row(game_id, "")
+    with transaction.atomic():
+        return _game_row(game_id, " FOR KEY SHARE")
+
+
+def _game_row(game_id: int, lock: str) -> Game:
     fields = Game._meta.concrete_fields
     with connection.cursor() as cursor:
         cursor.execute(_game_lookup(connection.vendor, lock), [game_id])
@@ -248,13 +265,14 @@ def commit(rows: MoveRows, skip_channel: str = "") -> None:
     else:
         trick_just_won = not state.trick and state.last_trick is not None
         schedule(game, loaded.seats[state.to_play], now, trick_just_won, loaded.seats)
-    rows.write()
+    rows.write(skip_channel)
     if game.is_over:
         seats_settle(game, loaded.seats)
     transaction.on_commit(partial(remember, loaded))
     moves = game.moves if rows.plays else -1  # -1: a change that is not a card (a stand-in)
     programs_seen(game.pk, any(s.user_id and is_bot_account(s.user) for s in loaded.seats))
-    transaction.on_commit(partial(notify_table, game.pk, moves, skip=skip_channel))
+    notice = partial(notify_table, game.pk, moves, skip=skip_channel, others=rows.others_present)
+    transaction.on_commit(notice)
 
 
 # -- ending ---------------------------------------------------------------------------------

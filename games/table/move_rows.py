@@ -12,7 +12,7 @@ from __future__ import annotations
 from django.db import connection
 
 from games.engine import CARD_CODES, HandRecord, TrickRecord
-from games.models import Game, Hand, Play, Seat, Trick
+from games.models import Game, Hand, Play, Presence, Seat, Trick
 from games.table.loading import LoadedGame
 
 
@@ -34,6 +34,9 @@ class MoveRows:
         self.plays: list[tuple] = []
         self.scored = False
         self.seats_changed: set[int] = set()  # seats whose absence counters changed
+        # Whether a socket besides the mover's is at the table, as the write found it (None:
+        # not asked, or not known on this database): see ``write``.
+        self.others_present: bool | None = None
 
     def record(
         self,
@@ -65,13 +68,21 @@ class MoveRows:
         game.to_play = state.to_play
         return code
 
-    def write(self) -> None:
+    def write(self, mover_channel: str = "") -> None:
         """Write every noted move (and the game row's schedule): one statement on
         PostgreSQL, a few elsewhere, whatever the number of moves. The game's status,
-        winner and schedule are set by the caller."""
+        winner and schedule are set by the caller.
+
+        With ``mover_channel`` (the socket that made the move, which shows it itself), the
+        statement on PostgreSQL also says whether any other socket has a presence row at
+        the table (``others_present``): a table nobody else watches then needs no
+        broadcast, and no channel-layer round trip to find that out. Read here, after the
+        game row's lock is held, no socket can slip between: one whose row is not seen
+        yet reads its first board after this move commits (``games.table.lifecycle.
+        game_after_writers``)."""
         options = connection.settings_dict.get("OPTIONS", {})
         if connection.vendor == "postgresql" and not options.get("server_side_binding"):
-            _write_together(self)
+            _write_together(self, mover_channel)
             return
         game, state = self.loaded.game, self.loaded.state
         statements = [
@@ -242,7 +253,7 @@ class LostRows(RuntimeError):
     """The one statement wrote fewer plays than the moves noted: nothing is kept."""
 
 
-def _write_together(rows: MoveRows) -> None:
+def _write_together(rows: MoveRows, mover_channel: str = "") -> None:
     """PostgreSQL: every row of the batch in one statement, its parts chained by data-
     modifying CTEs. Such parts share one snapshot, so rows new in this statement (a new
     deal's hand, a new trick) are found through the ``RETURNING`` of their insert, not by
@@ -286,9 +297,16 @@ def _write_together(rows: MoveRows) -> None:
         part("seats", SEATS_TOGETHER, [*_by_column(changed, SEAT_KINDS), game.pk])
     update, values = _game_update(game)
     written = "(SELECT count(*) FROM plays)" if rows.plays else "0"
+    others, others_params = (
+        (OTHERS_PRESENT, [game.pk, mover_channel]) if mover_channel else ("NULL", [])
+    )
     with connection.cursor() as cursor:
-        cursor.execute(f"WITH {', '.join(parts)} {update} RETURNING {written}", params + values)
-        (count,) = cursor.fetchone()
+        cursor.execute(
+            f"WITH {', '.join(parts)} {update} RETURNING {written}, {others}",
+            params + values + others_params,
+        )
+        count, others_present = cursor.fetchone()
+    rows.others_present = others_present
     if count != len(rows.plays):
         raise LostRows(f"game {game.pk}: {count} plays written of {len(rows.plays)}")
 
@@ -377,6 +395,10 @@ PLAYS_TOGETHER = (  # the rows of MoveRows.plays, one array per column
     " AS v(sequence, ord, seat, card, hand, trick, auto)"
     " JOIN hands ON hands.number = v.hand"
     " JOIN tricks ON tricks.hand_id = hands.id AND tricks.number = v.trick RETURNING 1"
+)
+OTHERS_PRESENT = (  # whether a socket besides the mover's has a presence row at the table
+    f"EXISTS (SELECT 1 FROM {_table(Presence)} WHERE {_column(Presence, 'game')} = %s"
+    f" AND {_column(Presence, 'channel')} <> %s)"
 )
 SEATS_TOGETHER = (
     f"UPDATE {SEAT} SET "
