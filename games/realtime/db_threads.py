@@ -11,6 +11,7 @@ with 100 tables on one process). Background work can now fill only its own threa
 
 from __future__ import annotations
 
+import asyncio
 from concurrent.futures import ThreadPoolExecutor
 from threading import Barrier
 
@@ -46,6 +47,19 @@ def close_lanes() -> None:
             for future in [executor.submit(_hand_back, meet) for _ in range(threads)]:
                 future.exception()
         executor.shutdown(wait=True)
+
+
+async def lanes_idle() -> None:
+    """Return once every lane's threads have finished the work they had, this event loop
+    running meanwhile: a thread's work may need it (a table's notice, sent through
+    ``async_to_sync``), and one scheduled on a loop that then closed was never run."""
+    loop = asyncio.get_running_loop()
+    for executor in list(_lanes.values()):
+        threads = len(executor._threads)
+        if threads:
+            meet = Barrier(threads)  # one call per thread: each finished what it had first
+            calls = [loop.run_in_executor(executor, meet.wait, 10) for _ in range(threads)]
+            await asyncio.gather(*calls, return_exceptions=True)
 
 
 def _hand_back(meet: Barrier) -> None:

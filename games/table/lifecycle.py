@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from functools import cache, partial
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
 from django.db.transaction import TransactionManagementError
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -55,10 +55,11 @@ def locked_game(game_id: int) -> Game:
     ``select_for_update().get()`` (or a raw queryset) cost more than the lookup itself, and
     every move starts here.
     """
-    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
-    if lock and not connection.in_atomic_block:  # as the ORM's select_for_update() refuses
+    db = connections[DEFAULT_DB_ALIAS]  # once: each use of ``connection`` looks it up again
+    lock = " FOR UPDATE" if db.features.has_select_for_update else ""
+    if lock and not db.in_atomic_block:  # as the ORM's select_for_update() refuses
         raise TransactionManagementError("Lock the game row inside a transaction.")
-    return _game_row(game_id, lock)
+    return _game_row(db, game_id, lock)
 
 
 def game_after_writers(game_id: int) -> Game:
@@ -68,25 +69,27 @@ def game_after_writers(game_id: int) -> Game:
     move that did not see this socket's presence row (``MoveRows.write``) broadcasts
     nothing, and this read shows it instead. Elsewhere one thread runs every database
     call, so no move can be under way."""
-    if not connection.features.has_select_for_update:
-        return _game_row(game_id, "")
+    db = connections[DEFAULT_DB_ALIAS]
+    if not db.features.has_select_for_update:
+        return _game_row(db, game_id, "")
     with transaction.atomic():
-        return _game_row(game_id, " FOR KEY SHARE")
+        return _game_row(db, game_id, " FOR KEY SHARE")
 
 
-def _game_row(game_id: int, lock: str) -> Game:
+def _game_row(db, game_id: int, lock: str) -> Game:
     fields = Game._meta.concrete_fields
-    with connection.cursor() as cursor:
-        cursor.execute(_game_lookup(connection.vendor, lock), [game_id])
+    with db.cursor() as cursor:
+        cursor.execute(_game_lookup(db.vendor, lock), [game_id])
         row = cursor.fetchone()
     if row is None:
         raise GameNotFound(_("There is no such game."))
+    converters = _converters(db.vendor)
     values = []
     for field, value in zip(fields, row, strict=True):
-        for convert in _converters(connection.vendor)[field.attname]:
-            value = convert(value, field, connection)
+        for convert in converters[field.attname]:
+            value = convert(value, field, db)
         values.append(value)
-    return Game.from_db(connection.alias, [field.attname for field in fields], values)
+    return Game.from_db(db.alias, [field.attname for field in fields], values)
 
 
 @cache

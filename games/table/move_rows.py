@@ -269,7 +269,7 @@ def _write_together(rows: MoveRows, mover_channel: str = "") -> None:
         parts.append(f"{name} AS ({sql})")
         params.extend(values)
 
-    hands = f"SELECT {HAND_ID_NUMBER} FROM {HAND} WHERE {_column(Hand, 'game')} = %s"
+    hands = HANDS_OF_GAME
     if rows.hands:
         values = [v for hand in rows.hands for v in _hand_insert(game, hand)[1]]
         rows_sql = ", ".join(["(%s, %s, %s, %s, %s)"] * len(rows.hands))
@@ -366,6 +366,7 @@ EARLIER_KINDS = ("integer",) * 2  # hand, number
 PLAY_KINDS = ("integer", "integer", "integer", "text", "integer", "integer", "boolean")
 SEAT_KINDS = ("integer", "integer", "integer", "text")  # number, score, auto_in_row, stand_in
 HAND_ID_NUMBER = f"{_column(Hand, 'id')} AS id, {_column(Hand, 'number')} AS number"
+HANDS_OF_GAME = f"SELECT {HAND_ID_NUMBER} FROM {HAND} WHERE {_column(Hand, 'game')} = %s"
 HAND_INSERT_TOGETHER = f"INSERT INTO {HAND} ({_columns(Hand, HAND_INSERT)}) VALUES"
 TRICK_HAND, TRICK_NUMBER = _column(Trick, "hand"), _column(Trick, "number")
 TRICK_INSERT_TOGETHER = (

@@ -49,6 +49,7 @@ async def table_runner():
     """A table runner on the test's event loop, as each server process runs one."""
     import asyncio
 
+    from games.realtime.db_threads import lanes_idle
     from games.table.runner import run_tables_forever
 
     task = asyncio.create_task(run_tables_forever())
@@ -58,6 +59,7 @@ async def table_runner():
     # for a loop that no longer runs hung the test's end for good (seen under load).
     task.cancel()
     await asyncio.gather(task, return_exceptions=True)
+    await lanes_idle()  # and for its threads' last work (a notice scheduled on this loop)
 
 
 @pytest.fixture(params=["memory", "redis"])
