@@ -114,7 +114,8 @@ class TableConsumer(RidesOutLayerOutages, ChatSocket, ReactionSocket, AsyncWebso
         self.presence_task = asyncio.create_task(self._keep_presence())
         await self.show_board(board)
         await self.send_chat(*chat)
-        presence_changed(self.game_id, self.group)
+        if self.presence["sockets"] > 1:  # alone at the table: no one to tell
+            presence_changed(self.game_id, self.group)
 
     def arrive(self) -> tuple[tuple, tuple[str, int]]:
         """In a database thread: note the socket at the table (``presence_join``: it may
@@ -169,8 +170,8 @@ class TableConsumer(RidesOutLayerOutages, ChatSocket, ReactionSocket, AsyncWebso
         if getattr(self, "presence_task", None) is not None:
             self.presence_task.cancel()
         socket_closed(self.viewer)
-        await in_db_thread(presence_leave)(channel=self.channel_name)
-        presence_changed(self.game_id, self.group)
+        if await in_db_thread(presence_leave)(channel=self.channel_name):
+            presence_changed(self.game_id, self.group)  # to the sockets still there
 
     async def session_end(self, event):
         """The viewer logged out or changed their password: this socket must not go on

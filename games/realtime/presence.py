@@ -57,7 +57,9 @@ def presence_join(*, game_id: int, channel: str, user, address: str | None, tab:
     if refusal:
         _delete(Presence.objects.filter(channel=channel))
         raise TooManySockets(refusal)
-    return _presence(sockets)
+    # "sockets": how many are at the table with this one. Alone, it has no one to tell (the
+    # usual game against bots); of two arriving together, the later one counts both.
+    return {**_presence(sockets), "sockets": sum(sockets.values())}
 
 
 def _over_a_cap(game_id: int, user_id: int | None, address: str | None, sockets: dict) -> str:
@@ -106,9 +108,25 @@ def _delete(rows) -> None:
     rows._raw_delete(rows.db)
 
 
-def presence_leave(*, channel: str) -> None:
-    """Forget a closed socket."""
-    _delete(Presence.objects.filter(channel=channel))
+def presence_leave(*, channel: str) -> bool:
+    """Forget a closed socket; return whether another socket is still at its table (only
+    then is there anyone to tell). One statement on PostgreSQL, two elsewhere."""
+    table = connection.ops.quote_name(Presence._meta.db_table)
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(
+                f"WITH gone AS (DELETE FROM {table} WHERE channel = %s RETURNING game_id)"
+                f" SELECT EXISTS (SELECT 1 FROM {table} AS p JOIN gone USING (game_id)"
+                " WHERE p.channel <> %s)",
+                [channel, channel],
+            )
+            return cursor.fetchone()[0]
+        cursor.execute(f"DELETE FROM {table} WHERE channel = %s RETURNING game_id", [channel])
+        gone = cursor.fetchone()
+        if gone is None:
+            return False
+        cursor.execute(f"SELECT 1 FROM {table} WHERE game_id = %s LIMIT 1", [gone[0]])
+        return cursor.fetchone() is not None
 
 
 def presence_touch(*, channel: str) -> None:

@@ -16,7 +16,7 @@ from games.table import seats as services
 from games.table.loading import game_load
 
 from .helpers import board_moves, can_play, hand_cards
-from .sockets import Client, db, finished, refused, scan_frames
+from .sockets import Client, db, finished, is_presence, refused, scan_frames
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -103,6 +103,43 @@ async def test_a_move_is_broadcast_only_when_someone_else_watches(alice, setting
     assert asked == [] if connection.vendor == "postgresql" else len(asked) == 2
     await player.close()
     await spectator.close()
+
+
+async def test_a_socket_alone_at_its_table_announces_nothing(alice, bob, monkeypatch):
+    """The usual game against bots: the person's socket arrives and leaves with no one else
+    at the table, so no presence reading is taken or sent; a second socket is told."""
+    from games.realtime.presence_frames import announcements_sent
+
+    layer = get_channel_layer()
+    announced = []
+    group_send = layer.group_send
+
+    async def counted_group_send(group, message):
+        if message["type"] == "table.presence":
+            announced.append(message["watching"])
+        await group_send(group, message)
+
+    monkeypatch.setattr(layer, "group_send", counted_group_send)
+    game = await db(services.game_quick_play)(user=alice)
+    player = Client(game.pk, alice, seat=0)
+    assert (await player.connect())[0]
+    await player.board_where(lambda f: True)
+    await player.close()
+    await announcements_sent()
+    assert announced == []
+
+    player = Client(game.pk, alice, seat=0)
+    assert (await player.connect())[0]
+    await player.board_where(lambda f: True)  # its row is written: it is at the table
+    watcher = Client(game.pk, bob)
+    assert (await watcher.connect())[0]
+    await player.frame_where(lambda f: is_presence(f) and 'data-watching="1"' in f)
+    await watcher.close()
+    await announcements_sent()
+    assert announced == [1, 0]  # the watcher came, then left: the player is told each time
+    await player.close()
+    await announcements_sent()
+    assert announced == [1, 0]  # the last one out tells no one
 
 
 async def test_a_page_that_missed_an_update_gets_it_when_it_asks(alice, settings, monkeypatch):

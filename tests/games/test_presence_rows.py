@@ -2,6 +2,7 @@
 socket noted twice (or a tab's new socket) leaves one row."""
 
 import pytest
+from django.db import connection
 
 from games.models import Presence
 from games.realtime.presence import TooManySockets, presence_join, presence_leave
@@ -25,9 +26,21 @@ def test_noting_a_socket_costs_three_statements_and_a_tab_one_more(
         presence_join(
             game_id=game.pk, channel="two", user=None, address="10.0.0.2", tab="tab-of-mine1"
         )
-    with django_assert_num_queries(1):
-        presence_leave(channel="one")
+    with django_assert_num_queries(1 if connection.vendor == "postgresql" else 2):
+        assert presence_leave(channel="one") is True  # "two" is still at the table
     assert list(Presence.objects.values_list("channel", flat=True)) == ["two"]
+    assert presence_leave(channel="two") is False  # the last one: no one to tell
+    assert presence_leave(channel="two") is False  # gone already
+    assert not Presence.objects.exists()
+
+
+def test_a_socket_says_whether_it_is_alone_at_the_table(game, alice, bob):
+    """A socket alone at the table (the usual game against bots) has no one to tell of
+    its arrival; the second one counts both."""
+    assert presence_join(game_id=game.pk, channel="one", user=alice, address=None)["sockets"] == 1
+    assert presence_join(game_id=game.pk, channel="two", user=alice, address=None)["sockets"] == 2
+    other = services.game_quick_play(user=bob, bot="random", target=5)
+    assert presence_join(game_id=other.pk, channel="three", user=bob, address=None)["sockets"] == 1
 
 
 def test_a_socket_noted_again_keeps_one_row_and_a_tabs_new_socket_replaces_its_old(game, alice):
