@@ -126,13 +126,13 @@ def tournament_cancel(*, tournament_id: int, reason: str = "") -> None:
 
 def game_score(*, game_id: int) -> None:
     """Score a finished tournament game once (inside the game's aftermath): its people's
-    points, games, wins, streaks and card points; in an arena they wait for a table again."""
-    tournament_game = (
-        TournamentGame.objects.select_for_update()
-        .filter(game_id=game_id, scored=False)
-        .select_related("tournament", "game")
-        .first()
-    )
+    points, games, wins, streaks and card points; in an arena they wait for a table again.
+    Most games are no tournament's: a plain look first, then the locked read with its
+    joins (building that query was 1.7% of a busy server's Python time, for every game)."""
+    unscored = TournamentGame.objects.filter(game_id=game_id, scored=False)
+    if not unscored.exists():
+        return
+    tournament_game = unscored.select_for_update().select_related("tournament", "game").first()
     if tournament_game is None:
         return
     tournament, game = tournament_game.tournament, tournament_game.game
