@@ -58,3 +58,21 @@ async def test_a_full_background_lane_does_not_hold_up_a_persons_card():
         released.set()
         done = await asyncio.gather(*jobs)
     assert all(name.startswith("db-background") for name in done)  # the queued ones ran too
+
+
+def test_a_function_is_wrapped_once_per_lane_and_a_method_each_time():
+    """A card's call needs no new wrapper; a socket's bound method is never kept by a cache
+    (it would keep the socket alive); new lanes get new wrappers."""
+    from games.realtime.db_threads import close_lanes
+
+    if connection.vendor != "postgresql":
+        assert in_db_thread(lane_thread) is not in_db_thread(lane_thread)  # one thread anyway
+        return
+    people = in_db_thread(lane_thread)
+    assert in_db_thread(lane_thread) is people
+    assert in_background_thread(lane_thread) is not people
+    method = threading.Event().is_set
+    assert in_db_thread(method) is not in_db_thread(method)
+    close_lanes()
+    assert in_db_thread(lane_thread) is not people
+    assert in_db_thread(lane_thread)._executor is lane_executor(PEOPLE)
