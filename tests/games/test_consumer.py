@@ -25,6 +25,22 @@ pytestmark = [
 ]
 
 
+def layer_sends(monkeypatch, kind: str, key: str) -> list:
+    """What the channel layer is asked to send to a group from here on: ``key`` of each
+    message of type ``kind``, in order (the messages still go)."""
+    layer = get_channel_layer()
+    sent = []
+    group_send = layer.group_send
+
+    async def counted_group_send(group, message):
+        if message["type"] == kind:
+            sent.append(message[key])
+        await group_send(group, message)
+
+    monkeypatch.setattr(layer, "group_send", counted_group_send)
+    return sent
+
+
 async def test_a_whole_game_against_two_bots_over_the_socket(alice):
     game = await db(services.game_quick_play)(user=alice)
     client = Client(game.pk, alice, seat=0)
@@ -63,17 +79,8 @@ async def test_a_move_is_broadcast_only_when_someone_else_watches(alice, setting
     """A person alone at a table gets their board straight back and nothing is broadcast;
     once a spectator watches, each move reaches the spectator too."""
     settings.COINS_BOT_PAUSE = 0
-    layer = get_channel_layer()
-    await layer.flush()  # sockets of earlier runs may linger in a group of the same name
-    broadcasts = []
-    group_send = layer.group_send
-
-    async def counted_group_send(group, message):
-        if message["type"] == "table.update":
-            broadcasts.append(message["moves"])
-        await group_send(group, message)
-
-    monkeypatch.setattr(layer, "group_send", counted_group_send)
+    await get_channel_layer().flush()  # sockets of earlier runs may linger in a group
+    broadcasts = layer_sends(monkeypatch, "table.update", "moves")
     asked = []  # the channel layer asked whether anyone else is in the group
     others_watching = push.others_watching
 
@@ -110,16 +117,7 @@ async def test_a_socket_alone_at_its_table_announces_nothing(alice, bob, monkeyp
     at the table, so no presence reading is taken or sent; a second socket is told."""
     from games.realtime.presence_frames import announcements_sent
 
-    layer = get_channel_layer()
-    announced = []
-    group_send = layer.group_send
-
-    async def counted_group_send(group, message):
-        if message["type"] == "table.presence":
-            announced.append(message["watching"])
-        await group_send(group, message)
-
-    monkeypatch.setattr(layer, "group_send", counted_group_send)
+    announced = layer_sends(monkeypatch, "table.presence", "watching")
     game = await db(services.game_quick_play)(user=alice)
     player = Client(game.pk, alice, seat=0)
     assert (await player.connect())[0]
