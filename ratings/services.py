@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django.db import connection, transaction
-from django.db.models import Q
 from openskill.models import PlackettLuce
 
 from accounts.selectors import is_bot_account
@@ -15,20 +14,6 @@ from .standings import standings_count
 
 MODEL = PlackettLuce(mu=DEFAULT_MU, sigma=DEFAULT_SIGMA)
 RATED_STATUSES = (Game.Status.FINISHED, Game.Status.ABANDONED)
-
-
-def ratings_of(seats: list[Seat]) -> list[PlayerRating]:
-    """Each seat's rating row (one read for the rows that exist; a missing one is made, as
-    ``rating_of`` does, before ``_locked`` locks any: a row made after a lock deadlocked two
-    games rated at once)."""
-    users = {seat.user_id for seat in seats if not seat.is_bot}
-    bots = {seat.bot for seat in seats if seat.is_bot}
-    found = PlayerRating.objects.filter(Q(user_id__in=users) | Q(user=None, bot__in=bots))
-    by_key = {(row.user_id, row.bot if row.user_id is None else ""): row for row in found}
-    return [
-        by_key.get((None, seat.bot) if seat.is_bot else (seat.user_id, "")) or rating_of(seat)
-        for seat in seats
-    ]
 
 
 def rating_of(seat: Seat) -> PlayerRating:
@@ -83,7 +68,7 @@ def game_rate(*, game_id: int, count_standings: bool = True) -> list[RatingEvent
     seats = list(game.seats.select_related("user__profile").order_by("number"))
     if any(seat.is_empty for seat in seats):
         return []
-    ratings = _locked(ratings_of(seats))
+    ratings = _locked([rating_of(seat) for seat in seats])
     leavers = {seat.number for seat in seats if seat.stand_in}
     if game.abandoned_by is not None:
         leavers.add(game.abandoned_by)

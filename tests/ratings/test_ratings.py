@@ -373,29 +373,3 @@ def test_leaderboard_pages_are_slices_with_ranks_and_survive_bad_input(client, d
         assert ("does not exist" in html) == (url != "?page=last"), url
     page = selectors.standings_page(Leaderboard.objects.get(slug="main"))
     assert [row["rank"] for row in page.rows] == [1, 2, 3] and page.total == 3
-
-
-@pytest.mark.django_db(transaction=True)
-def test_a_games_ratings_are_read_at_once_and_made_where_missing(
-    django_user_model, django_assert_num_queries
-):
-    """Rating a game reads its seats' rating rows in one statement (two seats of one bot
-    level share one row); a seat with no row yet gets one made, before any is locked."""
-    from games.models import Seat
-    from ratings.services import ratings_of
-
-    alice = django_user_model.objects.create_user("al")
-    game = finish(alice, ["me", "random", "random"])
-    seats = list(Seat.objects.filter(game=game).order_by("number"))
-    with django_assert_num_queries(1):
-        ratings = ratings_of(seats)
-    assert ratings[0].user_id == alice.pk and ratings[1].pk == ratings[2].pk
-    assert ratings[1].bot == "random" and ratings[1].user_id is None
-
-    newcomer = django_user_model.objects.create_user("nu")
-    seats[0].user, seats[0].user_id = newcomer, newcomer.pk
-    seats[2].bot = "heuristic"  # a level nobody has played yet
-    made = ratings_of(seats)
-    assert made[0].user_id == newcomer.pk and made[0].games == 0 and made[0].pk
-    assert made[1].pk == ratings[1].pk and made[2].bot == "heuristic" and made[2].pk
-    assert ratings_of(seats) == made  # made once: the same rows are found again
