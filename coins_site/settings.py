@@ -324,6 +324,16 @@ COINS_DB_THREADS = {
     "people": int(os.environ.get("COINS_PEOPLE_THREADS", "6")),
     "background": int(os.environ.get("COINS_BACKGROUND_THREADS", "4")),
 }
+# Each of those threads keeps its pooled connection between calls: the pool must hold them
+# all, with room beside them for requests and the table runner.
+if "pool" in DATABASES["default"].get("OPTIONS", {}):
+    _lane_threads = sum(COINS_DB_THREADS.values())
+    if DATABASES["default"]["OPTIONS"]["pool"]["max_size"] < _lane_threads + 4:
+        raise ValueError(
+            f"DATABASE_POOL_SIZE must be at least {_lane_threads + 4}: the database threads "
+            f"(COINS_PEOPLE_THREADS + COINS_BACKGROUND_THREADS = {_lane_threads}) each keep a "
+            "connection, and requests need some beside them."
+        )
 # Analysis of finished games (analysis/): deals per card and play-outs per seat for a hand's
 # luck, how often an idle lane looks for queued games, its worker processes (at a low
 # priority), and the lanes that run beside every table runner.

@@ -7,21 +7,74 @@ tournaments' ticks, other apps' idle work, presence readings and refreshes. Both
 shared the event loop's default pool of ``cpu_count + 4`` threads before, and under load a
 person's card waited there behind ratings and presence readings (issue 31: 100 ms at p90
 with 100 tables on one process). Background work can now fill only its own threads.
+
+A lane's thread keeps its database connection from one call to the next (channels' own
+wrapper hands it back to the pool after every call and takes one again at the next: 90 µs
+of CPU per call alone, and 9% of a busy server's CPU per person's card in ``bench_tables``,
+docs/benchmarks.md). Before each call the connection gets the pool's own cheap check (a dead one, after a
+restart of PostgreSQL, is replaced before the call sees it); after a call that met a
+database error, or after ``LANE_CONNECTION_SECONDS``, it goes back to the pool.
 """
 
 from __future__ import annotations
 
 import asyncio
+import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from threading import Barrier
 from types import FunctionType
 
+import psycopg
+from asgiref.sync import SyncToAsync
 from channels.db import DatabaseSyncToAsync
 from django.conf import settings
 from django.db import connection, connections
 
+from coins_site.postgresql.pool_check import connection_alive
+
 PEOPLE, BACKGROUND = "people", "background"
+LANE_CONNECTION_SECONDS = 300  # then a lane's connection goes back to the pool (its recycling)
 _lanes: dict[str, ThreadPoolExecutor] = {}
+_taken = threading.local()  # a lane thread's connection, and when it took it from the pool
+
+
+class LaneCall(SyncToAsync):
+    """A call in a lane's thread, its database connection kept for the thread's next call."""
+
+    def thread_handler(self, loop, *args, **kwargs):
+        connection_fit_or_closed()
+        try:
+            return super().thread_handler(loop, *args, **kwargs)
+        finally:
+            connection_kept_or_handed_back()
+
+
+def connection_fit_or_closed() -> None:
+    """Close the thread's kept connection if PostgreSQL dropped it (the call then takes a
+    fresh one from the pool), with the pool's own check: a poll of the socket, no query."""
+    raw = connection.connection
+    if raw is None:
+        return
+    try:
+        connection_alive(raw)
+    except (psycopg.Error, OSError):
+        connection.close()
+
+
+def connection_kept_or_handed_back() -> None:
+    """Keep the thread's connection for its next call, unless the call met a database error,
+    left a transaction open, or the connection has been out of the pool long enough."""
+    raw = connection.connection
+    if raw is None:
+        return
+    now = time.monotonic()
+    if getattr(_taken, "raw", None) is not raw:
+        _taken.raw, _taken.at = raw, now
+    spoiled = connection.errors_occurred or connection.in_atomic_block or not raw.autocommit
+    if spoiled or now - _taken.at > LANE_CONNECTION_SECONDS:
+        connection.close()
+        _taken.raw = None
 
 
 def lane_executor(lane: str) -> ThreadPoolExecutor:
@@ -85,17 +138,15 @@ def in_db_thread(function, lane: str = PEOPLE):
     if connection.vendor != "postgresql":
         return DatabaseSyncToAsync(function, thread_sensitive=True)
     if not isinstance(function, FunctionType):
-        return DatabaseSyncToAsync(function, thread_sensitive=False, executor=lane_executor(lane))
+        return LaneCall(function, thread_sensitive=False, executor=lane_executor(lane))
     wrapped = _wrapped.get((function, lane))
     if wrapped is None:
-        wrapped = DatabaseSyncToAsync(
-            function, thread_sensitive=False, executor=lane_executor(lane)
-        )
+        wrapped = LaneCall(function, thread_sensitive=False, executor=lane_executor(lane))
         _wrapped[(function, lane)] = wrapped
     return wrapped
 
 
-_wrapped: dict[tuple, DatabaseSyncToAsync] = {}  # (function, lane) -> its wrapper
+_wrapped: dict[tuple, LaneCall] = {}  # (function, lane) -> its wrapper
 
 
 def in_background_thread(function):
