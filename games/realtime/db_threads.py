@@ -8,12 +8,12 @@ shared the event loop's default pool of ``cpu_count + 4`` threads before, and un
 person's card waited there behind ratings and presence readings (issue 31: 100 ms at p90
 with 100 tables on one process). Background work can now fill only its own threads.
 
-A lane's thread keeps its database connection from one call to the next (channels' own
+A lane's thread keeps its database connection from one call to the next. Channels' own
 wrapper hands it back to the pool after every call and takes one again at the next: 90 µs
-of CPU per call alone, and 9% of a busy server's CPU per person's card in ``bench_tables``,
-docs/benchmarks.md). Before each call the connection gets the pool's own cheap check (a dead one, after a
-restart of PostgreSQL, is replaced before the call sees it); after a call that met a
-database error, or after ``LANE_CONNECTION_SECONDS``, it goes back to the pool.
+of CPU per call, and 9% of a busy server's CPU per person's card in ``bench_tables``
+(docs/benchmarks.md). Before each call the connection gets the pool's own cheap check (a
+dead one, after a restart of PostgreSQL, is replaced before the call sees it); after a call
+that met a database error, or after ``LANE_CONNECTION_SECONDS``, it goes back to the pool.
 """
 
 from __future__ import annotations
