@@ -1,5 +1,5 @@
 """Daphne as production runs it: ``python -m coins_site.serve ...`` takes Daphne's own
-arguments, and adds two things.
+arguments, and adds three things.
 
 - An access log that keeps secrets out. An invite link carries its table's token
   (``/games/95/?invite=...``); anyone who can read the access log could otherwise join every
@@ -11,6 +11,10 @@ arguments, and adds two things.
   headers are not complete that long after it became ready for a request (connected, or
   its previous response done: keep-alive requests and WebSocket handshakes included) is
   closed.
+- A prompt stop. On SIGTERM the bots', hints' and analysis workers are ended at once;
+  Python's own exit waited for the work they had in hand, and a stopping server sat for
+  minutes behind an analysis at low priority. What they were doing is taken up again
+  elsewhere (``games.table.thinking.stop_workers_now``).
 """
 
 from __future__ import annotations
@@ -127,7 +131,14 @@ class HeaderDeadlineHTTPFactory(HTTPFactory):
 def main() -> None:
     daphne.cli.AccessLogGenerator = RedactingAccessLog
     daphne.server.HTTPFactory = HeaderDeadlineHTTPFactory  # what Server.run builds
-    daphne.cli.CommandLineInterface.entrypoint()
+    try:
+        daphne.cli.CommandLineInterface.entrypoint()
+    finally:
+        # Stopped (SIGTERM, SIGINT): end the search and analysis workers now, or Python's
+        # exit waits for the work they have in hand (minutes, for an analysis).
+        from games.table.thinking import stop_workers_now
+
+        stop_workers_now()
 
 
 if __name__ == "__main__":

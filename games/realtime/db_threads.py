@@ -47,7 +47,10 @@ class LaneCall(SyncToAsync):
         try:
             return super().thread_handler(loop, *args, **kwargs)
         finally:
-            connection_kept_or_handed_back()
+            # A lane being closed (``close_lanes``) may still run a call that came late, in
+            # a thread that then ends: its connection goes back, or it would stay checked
+            # out of the pool for good.
+            connection_kept_or_handed_back(keep=self._executor in _lanes.values())
 
 
 def connection_fit_or_closed() -> None:
@@ -62,7 +65,7 @@ def connection_fit_or_closed() -> None:
         connection.close()
 
 
-def connection_kept_or_handed_back() -> None:
+def connection_kept_or_handed_back(keep: bool = True) -> None:
     """Keep the thread's connection for its next call, unless the call met a database error,
     left a transaction open, or the connection has been out of the pool long enough."""
     raw = connection.connection
@@ -72,7 +75,7 @@ def connection_kept_or_handed_back() -> None:
     if getattr(_taken, "raw", None) is not raw:
         _taken.raw, _taken.at = raw, now
     spoiled = connection.errors_occurred or connection.in_atomic_block or not raw.autocommit
-    if spoiled or now - _taken.at > LANE_CONNECTION_SECONDS:
+    if not keep or spoiled or now - _taken.at > LANE_CONNECTION_SECONDS:
         connection.close()
         _taken.raw = None
 

@@ -40,6 +40,7 @@ __all__ = [
     "pool",
     "run_elsewhere",
     "shutdown_pools",
+    "stop_workers_now",
     "think_cap",
 ]
 
@@ -114,6 +115,23 @@ def shutdown_pools() -> None:
     while _pools:
         _lane, executor = _pools.popitem()
         executor.shutdown(cancel_futures=True)
+
+
+def stop_workers_now() -> None:
+    """Stop every lane's workers at once, work in hand and all: the server is stopping.
+
+    At exit Python waits for each pool's work in hand (``concurrent.futures``' own exit
+    hook), and an analysis at a low priority could hold a stopping server for minutes. What
+    is cut short is not lost: a game's due card stays due for another server's runner, an
+    analysis's lease runs out and it is taken again, a hint is asked again."""
+    while _pools:
+        _lane, executor = _pools.popitem()
+        workers = list((executor._processes or {}).values())  # the pool keeps no public list
+        executor.shutdown(wait=False, cancel_futures=True)
+        for worker in workers:
+            worker.terminate()
+        for worker in workers:
+            worker.join(timeout=5)
 
 
 async def choose_elsewhere(bot_name: str, seed: str, view: SeatView, lane: str = BOTS) -> int:

@@ -98,3 +98,48 @@ def test_a_killed_server_leaves_no_thinking_process_behind():
     finally:
         if server.poll() is None:
             server.kill()
+
+
+SERVER_STOPPING = """
+import os, sys, time
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "coins_site.settings_test")
+import django
+django.setup()
+import daphne.cli
+from coins_site import serve
+from games.table import thinking
+
+def serving():  # stands for Daphne's run: an analysis in hand, until a stop (stdin closes)
+    analysis = thinking.pool(thinking.ANALYSIS)
+    analysis.submit(os.getpid).result(timeout=60)
+    busy = analysis.submit(time.sleep, 600)
+    while not busy.running():
+        time.sleep(0.05)
+    print("ready", *analysis._processes, flush=True)
+    sys.stdin.read()
+
+daphne.cli.CommandLineInterface.entrypoint = serving
+serve.main()
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc (Linux)")
+def test_a_stopping_server_does_not_wait_for_its_workers_work():
+    """Python's exit waits for a process pool's work in hand: a server told to stop sat
+    behind a ten-minute analysis. ``coins_site.serve`` ends the workers first."""
+    server = subprocess.Popen(
+        [sys.executable, "-c", SERVER_STOPPING],
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        ready, *workers = server.stdout.readline().split()
+        assert ready == "ready" and workers
+        server.stdin.close()  # Daphne's run returns: the server is stopping
+        assert server.wait(timeout=60) == 0
+        assert not [pid for pid in map(int, workers) if alive(pid)]
+    finally:
+        if server.poll() is None:
+            server.kill()
