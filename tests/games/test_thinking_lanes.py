@@ -76,15 +76,20 @@ def alive(pid: int) -> bool:
     return state != "Z"
 
 
-@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc (Linux)")
-def test_a_killed_server_leaves_no_thinking_process_behind():
-    server = subprocess.Popen(
-        [sys.executable, "-c", SERVER_LIKE],
+def a_server_like(script: str) -> subprocess.Popen:
+    """``script`` run as a server process would be: its lines on stdout, stdin to end it."""
+    return subprocess.Popen(
+        [sys.executable, "-c", script],
         cwd=ROOT,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
     )
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc (Linux)")
+def test_a_killed_server_leaves_no_thinking_process_behind():
+    server = a_server_like(SERVER_LIKE)
     try:
         assert server.stdout.readline().strip() == "ready"
         workers = descendants(server.pid)
@@ -127,13 +132,7 @@ serve.main()
 def test_a_stopping_server_does_not_wait_for_its_workers_work():
     """Python's exit waits for a process pool's work in hand: a server told to stop sat
     behind a ten-minute analysis. ``coins_site.serve`` ends the workers first."""
-    server = subprocess.Popen(
-        [sys.executable, "-c", SERVER_STOPPING],
-        cwd=ROOT,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
+    server = a_server_like(SERVER_STOPPING)
     try:
         ready, *workers = server.stdout.readline().split()
         assert ready == "ready" and workers
