@@ -21,6 +21,14 @@ def connection_alive(connection) -> None:
     """Raise if ``connection`` is broken (the pool then replaces it); cheap when it is not."""
     if connection.closed or connection.pgconn.status != ConnStatus.OK:
         raise OperationalError("the connection is closed")
-    readable, _, _ = select.select([connection.pgconn.socket], [], [], 0)
-    if readable:  # the server said something while the connection was idle: ask it
+    if _readable(connection.pgconn.socket):  # the server said something while it was idle
         ConnectionPool.check_connection(connection)
+
+
+def _readable(fd: int) -> bool:
+    """Whether ``fd`` has something to read, without waiting. ``poll``, not ``select``:
+    ``select`` refuses a descriptor above 1023, and a server holding a thousand sockets
+    opens its database connections above that (every check then failed)."""
+    watch = select.poll()
+    watch.register(fd, select.POLLIN)
+    return bool(watch.poll(0))

@@ -25,7 +25,6 @@ from concurrent.futures import ThreadPoolExecutor
 from threading import Barrier
 from types import FunctionType
 
-import psycopg
 from asgiref.sync import SyncToAsync
 from channels.db import DatabaseSyncToAsync
 from django.conf import settings
@@ -61,7 +60,7 @@ def connection_fit_or_closed() -> None:
         return
     try:
         connection_alive(raw)
-    except (psycopg.Error, OSError):
+    except Exception:  # as the pool does: a connection its check refuses is not used
         connection.close()
 
 

@@ -1,6 +1,7 @@
 """After PostgreSQL drops the site's connections, no request answers 500: the pool checks
 each connection as it hands it out (PostgreSQL only)."""
 
+import os
 import time
 
 import psycopg
@@ -101,5 +102,45 @@ def test_a_terminated_connection_fails_the_check():
     terminate_the_pools_backends()
     with pytest.raises(psycopg.OperationalError):
         connection_alive(raw)
+    connection.close()
+    connection.close_pool()
+
+
+@pytest.fixture
+def descriptors_above_1023():
+    """File descriptors held open until the next one is above 1023, as in a server holding
+    a thousand sockets (``select`` refuses such a descriptor: every check failed there)."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < 1200:
+        pytest.skip("this process may not open 1200 files")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 1200), hard))
+    held = []
+    try:
+        while not held or held[-1] < 1030:
+            held.append(os.open(os.devnull, os.O_RDONLY))
+        yield
+    finally:
+        for fd in held:
+            os.close(fd)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+@pytest.mark.usefixtures("descriptors_above_1023")
+def test_the_check_works_on_a_socket_above_1023(monkeypatch):
+    params = connection.get_connection_params()
+    for key in ("pool", "cursor_factory", "context"):
+        params.pop(key, None)
+    with psycopg.connect(**params, autocommit=True) as raw:
+        assert raw.pgconn.socket > 1023
+        queried = []
+        monkeypatch.setattr(ConnectionPool, "check_connection", queried.append)
+        connection_alive(raw)  # healthy: no error, no query
+        assert queried == []
+        monkeypatch.undo()
+        terminate_the_pools_backends()  # every connection to the test database
+        with pytest.raises(psycopg.OperationalError):
+            connection_alive(raw)
     connection.close()
     connection.close_pool()
