@@ -314,6 +314,10 @@ COINS_HEADER_TIMEOUT = float(os.environ.get("COINS_HEADER_TIMEOUT", "10"))
 # Game play: the pause before a bot plays (so people can follow the trick). How long a bot
 # thinks is the bot's own budget (games/engine/bots), the same everywhere it plays.
 COINS_BOT_PAUSE = float(os.environ.get("COINS_BOT_PAUSE", "0.8"))
+# A person's card on PostgreSQL in one statement, played on this process's copy of the game
+# and written only if the row has not changed since (games/table/unlocked.py); "0": every
+# card under the row's lock, as elsewhere.
+COINS_UNLOCKED_MOVES = os.environ.get("COINS_UNLOCKED_MOVES", "1") != "0"
 # The longest a table runner sleeps between looks at the schedule. It sleeps until the next
 # game is due, and its own process wakes it for a game due sooner (games/table/alarm.py), so
 # this only bounds how late it serves a game scheduled by another process that died.

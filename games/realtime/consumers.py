@@ -241,7 +241,14 @@ class TableConsumer(RidesOutLayerOutages, ChatSocket, ReactionSocket, AsyncWebso
             return
         try:
             html, moves, status, self.shown_presence, notices = await in_db_thread(play_and_render)(
-                self.game_id, self.request, card, self.channel_name, self.presence, data
+                self.game_id,
+                self.request,
+                card,
+                self.channel_name,
+                self.presence,
+                data,
+                self.seed,
+                self.sent_moves if self.sent_moves >= 0 else None,
             )
         except TableMovedOn as moved_on:  # a card sent again: the board tells what happened
             if not moved_on.already_played:

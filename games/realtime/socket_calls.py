@@ -184,11 +184,19 @@ def shown_presence(context: dict) -> tuple[list[str], int]:
 
 
 def play_and_render(
-    game_id: int, request, card: str, channel: str, presence: dict, data: dict
+    game_id: int,
+    request,
+    card: str,
+    channel: str,
+    presence: dict,
+    data: dict,
+    seed: str = "",
+    shown_moves: int | None = None,
 ) -> tuple[str, int, str, tuple, list]:
     """Play the card (and, without a bot pause, the bots' answers); return the board with
     the move count, status and presence it shows, and the notices for the table's other
-    sockets (the socket sends them from its event loop, after its own board)."""
+    sockets (the socket sends them from its event loop, after its own board). ``seed``
+    and ``shown_moves`` (the socket's last board): see ``flow.play_card``."""
     with counted("human") as box, notices_kept() as notices:
         result = flow.play_card(
             game_id=game_id,
@@ -196,6 +204,8 @@ def play_and_render(
             card=card,
             skip_channel=channel,
             after_moves=data.get("moves"),
+            seed=seed,
+            shown_moves=shown_moves,
         )
         box["moves"] = result.played
         game = result.loaded.game

@@ -50,6 +50,7 @@ from games.table.loading import LoadedGame
 from games.table.move_rows import MoveRows
 from games.table.options import STAND_IN
 from games.table.thinking import think_cap
+from games.table.unlocked import play_unlocked
 
 AUTO_LIMIT = 2  # cards the server plays in a row for an absent person before a bot sits in
 
@@ -118,6 +119,8 @@ def play_card(
     skip_channel: str = "",
     after_moves: int | str | None = None,
     by_program: bool = False,
+    seed: str = "",
+    shown_moves: int | None = None,
 ) -> MoveResult:
     """Play ``card`` (a code such as "12O") for ``user``'s seat.
 
@@ -127,33 +130,50 @@ def play_card(
     socket, which shows its board itself. ``after_moves`` is the move count of the board the
     card was chosen on: a card sent twice (a page that lost its connection sends it again)
     is played once. ``by_program``: sent through the Bot API (the only way bot accounts
-    play). Raise GameError or IllegalPlay with a message for the player; nothing changes
-    then.
+    play). With the game's ``seed`` (a socket knows it), the card is first tried on this
+    process's copy of the game after ``after_moves`` (else ``shown_moves``, the socket's
+    last board) in one statement (``games/table/unlocked.py``). Raise GameError or
+    IllegalPlay with a message for the player; nothing changes then.
     """
     card = parse_card(card)  # only codes: an int would be taken as the engine's card number
     after_moves = move_count(after_moves)
+    move = partial(
+        _person_card, user=user, card=card, after_moves=after_moves, by_program=by_program
+    )
+    if seed:
+        guess = shown_moves if after_moves is None else after_moves
+        result = play_unlocked(game_id, seed, guess, skip_channel, move)
+        if result is not None:
+            return result
     with locked_table(game_id, skip_channel) as table:
-        game, loaded = table.game, table.loaded
-        require_running(game)
-        seat = loaded.seat_of(user)
-        if seat is None:
-            raise NotSeated(_("You are not seated at this table."))
-        if not by_program and is_bot_account(seat.user):  # its profile came with the seats
-            raise bot_account_refusal()
-        if after_moves is not None and after_moves != game.moves:
-            raise moved_on(game, seat.number, card, after_moves)
-        if seat.stand_in:
-            raise NotSeated(_("A bot plays your seat for the rest of this game: you were away."))
-        if loaded.state.to_play != seat.number:
-            due = loaded.seats[loaded.state.to_play]
-            raise NotYourTurn(_("It is not your turn: %(name)s plays next.") % {"name": _name(due)})
-        result = play_and_record(table.rows, seat.number, card)
-        if seat.auto_in_row:  # back in time: the seat is theirs again
-            seat.auto_in_row = 0
-            table.rows.seats_changed.add(seat.number)
-        if not settings.COINS_BOT_PAUSE:
-            result = _bots_follow(table.rows, result)
-        return result
+        return move(table)
+
+
+def _person_card(
+    table: Table, *, user, card: int, after_moves: int | None, by_program: bool
+) -> MoveResult:
+    """The checks on a person's card and the card, with the bots' answers (locked or not)."""
+    game, loaded = table.game, table.loaded
+    require_running(game)
+    seat = loaded.seat_of(user)
+    if seat is None:
+        raise NotSeated(_("You are not seated at this table."))
+    if not by_program and is_bot_account(seat.user):  # its profile came with the seats
+        raise bot_account_refusal()
+    if after_moves is not None and after_moves != game.moves:
+        raise moved_on(game, seat.number, card, after_moves)
+    if seat.stand_in:
+        raise NotSeated(_("A bot plays your seat for the rest of this game: you were away."))
+    if loaded.state.to_play != seat.number:
+        due = loaded.seats[loaded.state.to_play]
+        raise NotYourTurn(_("It is not your turn: %(name)s plays next.") % {"name": _name(due)})
+    result = play_and_record(table.rows, seat.number, card)
+    if seat.auto_in_row:  # back in time: the seat is theirs again
+        seat.auto_in_row = 0
+        table.rows.seats_changed.add(seat.number)
+    if not settings.COINS_BOT_PAUSE:
+        result = _bots_follow(table.rows, result)
+    return result
 
 
 def run_due(game_id: int, now: datetime | None = None) -> Literal[False] | Served | Thinking:

@@ -31,7 +31,7 @@ from games.signals import game_over, turn_began
 from games.table import alarm, state_cache
 from games.table.errors import GameNotFound
 from games.table.loading import LoadedGame, game_load, remember
-from games.table.move_rows import MoveRows
+from games.table.move_rows import MoveRows, NeedsLock
 from games.table.options import QUEUE_BOT, SLOW_CLOCK
 
 IDLE_CHECK = timedelta(minutes=10)  # a table with no clock: how long before we look again
@@ -124,11 +124,20 @@ class Table:
     """A game locked for a change: its row, and (loaded when first asked for) the game as the
     rows say and the rows the change writes."""
 
-    def __init__(self, game: Game, skip_channel: str = ""):
+    def __init__(
+        self,
+        game: Game,
+        skip_channel: str = "",
+        loaded: LoadedGame | None = None,
+        guard: tuple | None = None,
+    ):
         self.game = game
         self.skip_channel = skip_channel  # the mover's socket, which shows its board itself
-        self._loaded: LoadedGame | None = None
+        self._loaded = loaded
         self._rows: MoveRows | None = None
+        # (moves, updated_at) of a cached game played on without the row's lock: the write
+        # checks the row still says so (``games/table/unlocked.py``)
+        self.guard = guard
 
     @property
     def loaded(self) -> LoadedGame:
@@ -146,7 +155,7 @@ class Table:
         """Write what the change noted (moves, seats) with the table's new schedule."""
         rows = self._rows
         if rows is not None and (rows.plays or rows.seats_changed):
-            commit(rows, self.skip_channel)
+            commit(rows, self.skip_channel, self.guard)
 
 
 @contextmanager
@@ -255,11 +264,17 @@ def retry_later(game_id: int) -> None:
     Game.objects.filter(pk=game_id).update(due_at=timezone.now() + RETRY_AFTER)
 
 
-def commit(rows: MoveRows, skip_channel: str = "") -> None:
+def commit(rows: MoveRows, skip_channel: str = "", guard: tuple | None = None) -> None:
     """Write the batch with the table's new schedule (or its end); once committed, cache
-    the game as it leaves it and tell the table's sockets."""
+    the game as it leaves it and tell the table's sockets. ``guard``: the batch of a game
+    played on without the row's lock, refused (``NeedsLock``) where writing it would take
+    more than its one statement: a game's end, a seat's change, a slow clock's notice."""
     loaded = rows.loaded
     game, state = loaded.game, loaded.state
+    if guard is not None and (
+        state.winner is not None or rows.seats_changed or (game.clock or 0) >= SLOW_CLOCK
+    ):
+        raise NeedsLock("more than one statement")
     now = timezone.now()
     game.updated_at = now
     if state.winner is not None:
@@ -268,7 +283,7 @@ def commit(rows: MoveRows, skip_channel: str = "") -> None:
     else:
         trick_just_won = not state.trick and state.last_trick is not None
         schedule(game, loaded.seats[state.to_play], now, trick_just_won, loaded.seats)
-    rows.write(skip_channel)
+    rows.write(skip_channel, guard)
     if game.is_over:
         seats_settle(game, loaded.seats)
     transaction.on_commit(partial(remember, loaded))

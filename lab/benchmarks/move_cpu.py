@@ -1,6 +1,7 @@
 """The CPU of a person's card in one process, away from sockets and the event loop: the
-socket's database call for a move (``play_and_render``: the lock, the engine, both bots'
-answers, the one statement, the commit and the mover's board), timed with the thread's own
+socket's database call for a move (``play_and_render``, called as a socket calls it: the
+engine, both bots' answers, the one statement, and the mover's board; the lock and the
+commit where the card takes them, ``games/table/unlocked.py``), timed with the thread's own
 clock over whole games. On our 2-core machine ``bench_tables`` runs its client, PostgreSQL,
 Redis and the servers on the same cores, and its CPU figure moves by 10% between runs; this
 one moves by a few percent, so it tells whether a change to the move's path paid."""
@@ -23,7 +24,7 @@ from games.realtime.socket_calls import play_and_render, render_for
 from games.table import flow
 from games.table import seats as services
 from games.table.options import QUICK_PLAY_BOT
-from lab.benchmarks.tables import CARD, HAND
+from lab.benchmarks.tables import BOARD_MOVES, CARD, HAND
 
 ORIGIN = (b"origin", b"http://127.0.0.1:8000")
 
@@ -56,6 +57,7 @@ def measure(moves: int, bot: str = QUICK_PLAY_BOT, target: int = 10) -> dict:
     user = get_user_model().objects.create_user(f"bench-move-{secrets.token_hex(4)}")
     scope, presence = _socket_scope(user), {"users": [user.pk], "anonymous": 0}
     times: list[float] = []
+    walls: list[float] = []  # the same calls' wall time: the database's round trips show here
     games = 0
     while len(times) < moves:
         game = services.game_quick_play(user=user, bot=bot, target=target)
@@ -68,18 +70,25 @@ def measure(moves: int, bot: str = QUICK_PLAY_BOT, target: int = 10) -> dict:
                 board = _board(game.pk, request, presence)
                 continue
             card = CARD.findall(HAND.search(board).group(0))[0]
-            started = time.thread_time()
-            board = play_and_render(game.pk, request, card, "bench", presence, {})[0]
+            shown = int(BOARD_MOVES.search(board).group(1))  # the socket's last board
+            started, wall = time.thread_time(), time.perf_counter()
+            board = play_and_render(
+                game.pk, request, card, "bench", presence, {}, game.seed, shown
+            )[0]
             times.append(time.thread_time() - started)
+            walls.append(time.perf_counter() - wall)
     Game.objects.filter(seats__user=user, status=Game.Status.IN_PROGRESS).update(
         status=Game.Status.ABANDONED, due_at=None
     )  # the last game, cut short: no runner may serve it later
     warm = times[len(times) // 10 :]  # the first cards warm the caches
     times.sort()
+    walls.sort()
     return {
         "moves": len(times),
         "games": games,
         "cpu_ms_mean": round(1000 * statistics.fmean(warm), 3),
         "cpu_ms_p50": round(1000 * times[len(times) // 2], 3),
         "cpu_ms_p90": round(1000 * times[int(len(times) * 0.9)], 3),
+        "wall_ms_p50": round(1000 * walls[len(walls) // 2], 3),
+        "wall_ms_p90": round(1000 * walls[int(len(walls) * 0.9)], 3),
     }

@@ -1,4 +1,4 @@
-"""The hot path's hand-written SQL (games/move_rows.py) against the migrated schema: a
+"""The hot path's hand-written SQL (games/table/move_sql.py) against the migrated schema: a
 migration that renames, adds or drops a column the moves write fails here, not mid-game."""
 
 import pytest
@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.models import Game, Hand, Play, Seat, Trick
-from games.table import move_rows
+from games.table import move_rows, move_sql
 from games.table import seats as services
 from games.table.flow import play_and_record
 from games.table.loading import game_load
@@ -17,14 +17,14 @@ from games.table.move_rows import MoveRows
 pytestmark = pytest.mark.django_db
 
 INSERTS = {
-    Hand: move_rows.HAND_INSERT,
-    Trick: move_rows.TRICK_INSERT,
-    Play: move_rows.PLAY_INSERT,
+    Hand: move_sql.HAND_INSERT,
+    Trick: move_sql.TRICK_INSERT,
+    Play: move_sql.PLAY_INSERT,
 }
 WRITTEN = {
     **INSERTS,
-    Seat: (*move_rows.SEAT_UPDATE, "score", "number", "game"),
-    Game: move_rows.GAME_UPDATE,
+    Seat: (*move_sql.SEAT_UPDATE, "score", "number", "game"),
+    Game: move_sql.GAME_UPDATE,
 }
 
 
@@ -57,7 +57,7 @@ def test_every_column_the_moves_write_exists_in_the_migrated_table(model):
 def test_the_inserts_name_every_column_that_needs_a_value(model):
     required = {field.name for field in model._meta.fields if needs_a_value(field)}
     missing = required - set(INSERTS[model])
-    assert not missing, f"move_rows.py's {model.__name__} insert leaves out {sorted(missing)}"
+    assert not missing, f"move_sql.py's {model.__name__} insert leaves out {sorted(missing)}"
 
 
 def test_every_statement_runs_on_the_real_tables(alice):
@@ -98,7 +98,7 @@ def test_a_new_required_column_is_noticed(monkeypatch):
     extra.model = Play
     monkeypatch.setattr(Play._meta, "fields", (*Play._meta.fields, extra))
     required = {field.name for field in Play._meta.fields if needs_a_value(field)}
-    assert "spin" in required - set(move_rows.PLAY_INSERT)
+    assert "spin" in required - set(move_sql.PLAY_INSERT)
 
 
 def a_batch_with_every_kind_of_row(alice):
@@ -180,7 +180,7 @@ def test_array_parameters_read_back_as_the_values_they_were_made_of(data):
     reads back exactly those values, in order."""
     kind = data.draw(st.sampled_from(sorted(ARRAY_VALUES)))
     values = data.draw(ARRAY_VALUES[kind])
-    literal = move_rows.array_literal(values, kind)
+    literal = move_sql.array_literal(values, kind)
     assert literal.startswith("{") and literal.endswith("}")
     if connection.vendor != "postgresql":
         return  # arrays are PostgreSQL's: SQLite writes a row per statement
@@ -191,4 +191,4 @@ def test_array_parameters_read_back_as_the_values_they_were_made_of(data):
 
 def test_an_array_of_an_unknown_type_is_refused():
     with pytest.raises(ValueError):
-        move_rows.array_literal([1.5], "numeric")
+        move_sql.array_literal([1.5], "numeric")

@@ -20,7 +20,8 @@ class Command(BaseCommand):
         for run in runs:
             self.stdout.write(
                 f"{run['moves']} cards in {run['games']} games: mean {run['cpu_ms_mean']} ms,"
-                f" p50 {run['cpu_ms_p50']} ms, p90 {run['cpu_ms_p90']} ms of CPU"
+                f" p50 {run['cpu_ms_p50']} ms, p90 {run['cpu_ms_p90']} ms of CPU;"
+                f" wall p50 {run['wall_ms_p50']} ms, p90 {run['wall_ms_p90']} ms"
             )
         middle = sorted(runs, key=lambda run: run["cpu_ms_mean"])[len(runs) // 2]
         self.stdout.write(json.dumps(middle))
