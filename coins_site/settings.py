@@ -169,6 +169,20 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_boo
         "max_size": int(os.environ.get("DATABASE_POOL_SIZE", "20")),
     }
 
+if DATABASES["default"]["ENGINE"] in ("django.db.backends.postgresql", "coins_site.postgresql"):
+    # A move's batch is prepared once per connection (games/table/move_rows.prepared_cursor
+    # asks for it). Django's own cursors bind on the client and never prepare; the threshold
+    # (psycopg's automatic preparing) is left out of reach. DATABASE_PREPARED=0 prepares
+    # nothing, for a pooler that cannot keep prepared statements (PgBouncer before 1.21 in
+    # transaction mode).
+    # A generic plan for what is prepared: PostgreSQL otherwise plans the batch again with
+    # each run's values for the first runs, and then whenever it guesses that pays.
+    _prepared = env_bool("DATABASE_PREPARED", True)
+    _options = DATABASES["default"].setdefault("OPTIONS", {})
+    _options.setdefault("prepare_threshold", 10**9 if _prepared else None)
+    if _prepared and "options" not in _options:
+        _options["options"] = "-c plan_cache_mode=force_generic_plan"
+
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A transaction takes SQLite's write lock as it begins, so requests that count and then
     # write (table limits) are served one after the other, as PostgreSQL's row locks do.

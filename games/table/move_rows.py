@@ -9,6 +9,9 @@ worker's database round trips (and the GIL waits after each) down.
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
+import psycopg
 from django.db import connection
 
 from games.engine import CARD_CODES, HandRecord, TrickRecord
@@ -143,6 +146,26 @@ def writes_together() -> bool:
     return connection.vendor == "postgresql" and not options.get("server_side_binding")
 
 
+class _Prepared(psycopg.Cursor):
+    """Statements prepared on their first run, their parameters bound by the server."""
+
+    def execute(self, query, params=None, **kwargs):
+        super().execute(query, params, prepare=True)
+        if self._query is None:  # a prepared run keeps no text: Django's query log reads it
+            self._query = SimpleNamespace(query=query.encode(), params=None)
+        return self
+
+
+def prepared_cursor():
+    """A Django cursor (query logging and wrappers included) whose statement PostgreSQL
+    plans once per connection. The batch's text depends only on which parts it has, so
+    each kind is prepared once and planning it again (0.6 ms of PostgreSQL's CPU a move)
+    is skipped; Django's own cursors bind on the client, so each run was a new text to
+    plan. The database threads keep their connections, and with them what was prepared."""
+    connection.ensure_connection()
+    return connection._prepare_cursor(_Prepared(connection.connection))
+
+
 class NeedsLock(Exception):
     """A batch that cannot be written guarded (a new deal, a game's end, a seat's change):
     the move is made again under the game row's lock."""
@@ -214,7 +237,7 @@ def _write_together(rows: MoveRows, mover_channel: str = "", guard: tuple | None
         written = f"1 / ({written} = %s)::integer"
         others = "coins_others_present(%s, %s)" if mover_channel else others
         others_params = [len(rows.plays), *others_params]
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(
             f"WITH {', '.join(parts)} {update}{game_where} RETURNING {written}, {others}",
             params + values + others_params,
