@@ -143,6 +143,30 @@ def test_a_batch_is_one_statement_on_postgresql_and_the_rows_match_the_engine(al
     assert all(play.trick.hand_id == play.hand_id for play in plays.select_related("trick"))
 
 
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="prepared on PostgreSQL")
+def test_the_batch_is_prepared_once_per_connection_with_a_generic_plan(alice):
+    """PostgreSQL plans the batch once per connection: run again, its plan is reused, and
+    the plan is generic (not made again for each run's values)."""
+
+    def plans() -> dict[str, tuple[int, int]]:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT name, generic_plans, custom_plans FROM pg_prepared_statements"
+                " WHERE statement LIKE 'WITH %%'"
+            )
+            return {name: (generic, custom) for name, generic, custom in cursor.fetchall()}
+
+    _, rows, _ = a_batch_with_every_kind_of_row(alice)
+    before = plans()  # this connection ran batches already (the setup's, earlier tests')
+    rows.write()
+    after = plans()
+    changed = {name: plan for name, plan in after.items() if before.get(name) != plan}
+    assert len(changed) == 1, changed  # one statement, run once
+    ((name, (generic, custom)),) = changed.items()
+    assert custom == 0 and generic == before.get(name, (0, 0))[0] + 1  # its plan, reused
+    assert all(custom == 0 for _, custom in after.values())
+
+
 def test_a_play_that_finds_no_trick_fails_the_batch_and_nothing_is_kept(alice):
     """PostgreSQL's one statement counts the plays it wrote; elsewhere the play's missing
     trick breaks its row's constraint. Either way the move fails whole."""
