@@ -20,6 +20,7 @@ from games.table import flow, state_cache
 from games.table import seats as services
 from games.table.errors import TableMovedOn
 from games.table.loading import game_load
+from games.table.unlocked import play_unlocked
 from tests.games.helpers import serve_due
 from tests.games.test_services import engine_tricks, trick_rows
 
@@ -230,3 +231,32 @@ def test_alone_at_the_table_the_move_tells_no_one(alice):
     with notices_kept() as notices:
         moves = play(game, alice, first_card(game), after_moves=game.moves, skip_channel="mover")
     assert notices == [(game.pk, moves.moves, "mover", False)]
+
+
+@pytest.mark.asyncio
+@pytest.mark.usefixtures("table_runner")
+async def test_a_socket_s_cards_go_in_one_statement_through_a_whole_game(alice, monkeypatch):
+    """The site's own path: a person's socket plays a game to its end against two bots
+    (answered by the table runner, as on a server); most of its cards take the one
+    statement, and the rows end as the engine says."""
+    from tests.games.sockets import Client, db
+
+    outcomes = []
+
+    def counted(*args):
+        result = play_unlocked(*args)
+        outcomes.append(result is not None)
+        return result
+
+    monkeypatch.setattr(flow, "play_unlocked", counted)
+    game = await db(a_game)(alice)
+    client = Client(game.pk, alice, 0)
+    await client.connect()
+    _, played = await client.play_to_the_end()
+    await client.close()
+    assert played == len(outcomes) > 10
+    assert sum(outcomes) > 0.7 * played, outcomes  # new deals and the last card: locked
+    state_cache.clear()  # the rows alone, replayed through the engine
+    final = await db(lambda: game_load(Game.objects.get(pk=game.pk)))()
+    assert final.game.status == Game.Status.FINISHED
+    assert await db(trick_rows)(game) == engine_tricks(final.state)
