@@ -25,8 +25,9 @@ MAX_ATTEMPTS = 5  # a game whose analysis failed this often is left alone (logge
 
 
 def queue_analysis(game_id: int) -> None:
-    """Queue ``game_id`` (inside the game's aftermath transaction); once only."""
-    GameAnalysis.objects.get_or_create(game_id=game_id)
+    """Queue ``game_id`` (inside the game's aftermath transaction); once only: one
+    statement, where a read, a savepoint and an insert were four."""
+    GameAnalysis.objects.bulk_create([GameAnalysis(game_id=game_id)], ignore_conflicts=True)
 
 
 def claim_next(now=None) -> Job | None:

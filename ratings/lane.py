@@ -15,12 +15,15 @@ from .queue import queued_rate
 
 log = logging.getLogger(__name__)
 
+RATE_BATCH = 100  # games rated in one call at most, then the lane looks again at once
+
 
 async def rate_forever() -> None:
-    """The lane's loop: rate what is queued, look again every ``COINS_RATINGS_POLL``."""
+    """The lane's loop: rate what is queued, look again every ``COINS_RATINGS_POLL`` once the
+    queue is drained (a full batch means more may wait: no pause)."""
     while True:
         try:
-            if not await in_background_thread(queued_rate)():
+            if await in_background_thread(queued_rate)(RATE_BATCH) < RATE_BATCH:
                 await asyncio.sleep(settings.COINS_RATINGS_POLL)
         except asyncio.CancelledError:
             raise

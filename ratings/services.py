@@ -24,6 +24,17 @@ def rating_of(seat: Seat) -> PlayerRating:
     return rating
 
 
+def _ratings_of(seats: list[Seat]) -> list[PlayerRating]:
+    """``rating_of`` each seat, in seat order, read once for a rating in two seats (two bots
+    of one level)."""
+    found: dict[tuple, PlayerRating] = {}
+    for seat in seats:
+        key = ("bot", seat.bot) if seat.is_bot else ("user", seat.user_id)
+        if key not in found:
+            found[key] = rating_of(seat)
+    return [found[("bot", s.bot) if s.is_bot else ("user", s.user_id)] for s in seats]
+
+
 RATING_LOCK = 0x436F696E  # "Coin": the advisory lock that keeps rating and recompute apart
 
 
@@ -51,15 +62,19 @@ def advisory_lock(function: str, key: int = RATING_LOCK) -> bool:
         return cursor.fetchone()[0] is not False
 
 
-@transaction.atomic
-def game_rate(*, game_id: int, count_standings: bool = True) -> list[RatingEvent]:
+@transaction.atomic(savepoint=False)  # a caller's transaction (the queue's) has its own
+def game_rate(
+    *, game_id: int, count_standings: bool = True, lock_held: bool = False
+) -> list[RatingEvent]:
     """Rate a finished (or abandoned) game once; return its rating events (none if unrated).
 
     A rating that sits in two seats (two bots of one level) moves by the mean of its seats.
     The game is counted on the leaderboards' standings too (unless ``count_standings`` is
-    off: a recompute rebuilds them once at its end).
+    off: a recompute rebuilds them once at its end). ``lock_held``: the caller's
+    transaction holds the rating lock shared already (the queue's lane).
     """
-    rating_lock_take(exclusive=False)
+    if not lock_held:
+        rating_lock_take(exclusive=False)
     game = Game.objects.select_for_update().get(pk=game_id)
     if game.status not in RATED_STATUSES or not game.was_dealt or not game.is_rated:
         return []
@@ -68,7 +83,7 @@ def game_rate(*, game_id: int, count_standings: bool = True) -> list[RatingEvent
     seats = list(game.seats.select_related("user__profile").order_by("number"))
     if any(seat.is_empty for seat in seats):
         return []
-    ratings = _locked([rating_of(seat) for seat in seats])
+    ratings = _locked(_ratings_of(seats))
     leavers = {seat.number for seat in seats if seat.stand_in}
     if game.abandoned_by is not None:
         leavers.add(game.abandoned_by)

@@ -6,6 +6,8 @@ import asyncio
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
@@ -36,6 +38,20 @@ def test_a_game_that_ends_is_queued_and_a_running_one_has_no_analysis(client, al
     assert analysis.status == "pending"
     doc = client.get(f"/games/{game.pk}/analysis.json").json()
     assert doc == {"format": "coins-analysis/1", "game_id": str(game.pk), "status": "pending"}
+
+
+def test_a_game_is_queued_once_in_one_statement(alice):
+    """Queued in one statement (a read, a savepoint and an insert were four); an aftermath
+    tried again queues nothing more, and a done analysis stays done."""
+    game = finished_game(alice)
+    GameAnalysis.objects.all().delete()
+    with CaptureQueriesContext(connection) as queries:
+        services.queue_analysis(game.pk)
+    assert len(queries) == 1
+    assert GameAnalysis.objects.get(game=game).status == "pending"
+    GameAnalysis.objects.filter(game=game).update(status="done")
+    services.queue_analysis(game.pk)
+    assert GameAnalysis.objects.get(game=game).status == "done"
 
 
 def test_the_document_once_done(client, alice):

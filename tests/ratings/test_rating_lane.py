@@ -7,6 +7,7 @@ from itertools import pairwise
 
 import pytest
 from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 
 from games.models import Game
 from ratings.models import PlayerRating, RatingEvent, RatingQueue
@@ -76,6 +77,33 @@ def test_a_game_that_fails_to_rate_does_not_hold_up_the_others(django_user_model
     left = RatingQueue.objects.get()
     assert left.game_id == broken.pk and left.attempts == MAX_ATTEMPTS
     assert not RatingEvent.objects.filter(game=broken).exists()
+
+
+def looks(queries) -> int:
+    """How many times the lane looked at the queue (each look takes the lane's lock)."""
+    return sum("advisory_xact_lock(" in q["sql"] for q in queries.captured_queries)
+
+
+@postgresql_only
+def test_a_lane_that_drains_the_queue_does_not_look_again_until_its_next_round(
+    django_user_model,
+):
+    """Rating reads the game behind the one it rates: after the last queued game the lane
+    sleeps, where it spent a transaction finding the queue empty after every game."""
+    alice = django_user_model.objects.create_user("al")
+    games = [finish(alice, ["me", "random", "random"]) for _ in range(3)]
+    unrated(games[0])
+    test_transaction = int(connection.in_atomic_block)  # the lane's own becomes a savepoint
+    with CaptureQueriesContext(connection) as queries:
+        assert queued_rate() == 1
+    assert looks(queries) == 1
+    savepoints = [q for q in queries.captured_queries if q["sql"].startswith("SAVEPOINT")]
+    assert len(savepoints) == test_transaction + 1  # around the game: not one more inside
+    unrated(*games[1:])
+    with CaptureQueriesContext(connection) as queries:
+        assert queued_rate() == 2
+    assert looks(queries) == 2 and not RatingQueue.objects.exists()
+    assert RatingEvent.objects.filter(game__in=games[1:]).count() == 6
 
 
 @postgresql_only
