@@ -68,12 +68,12 @@ def game_after_writers(game_id: int) -> Game:
     with ``locked_game``'s ``FOR UPDATE`` only, so openers do not wait for each other): a
     move that did not see this socket's presence row (``MoveRows.write``) broadcasts
     nothing, and this read shows it instead. Elsewhere one thread runs every database
-    call, so no move can be under way."""
+    call, so no move can be under way. One statement, in a transaction of its own: the
+    read needs only the wait, so no ``BEGIN`` and ``COMMIT`` round trips around it."""
     db = connections[DEFAULT_DB_ALIAS]
     if not db.features.has_select_for_update:
         return _game_row(db, game_id, "")
-    with transaction.atomic():
-        return _game_row(db, game_id, " FOR KEY SHARE")
+    return _game_row(db, game_id, " FOR KEY SHARE")
 
 
 def _game_row(db, game_id: int, lock: str) -> Game:

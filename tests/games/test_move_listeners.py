@@ -12,6 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from django.db import connection, connections, transaction
 from django.db.models import F
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games.engine import CARD_CODES
@@ -68,6 +69,17 @@ def waiting_on_a_lock(fragment: str) -> bool:
             [f"%{fragment}%"],
         )
         return cursor.fetchone()[0] > 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_first_board_reads_the_game_in_one_statement(alice):
+    """The read that waits for a move under way needs no transaction around it: one round
+    trip, where BEGIN, the read and COMMIT were three."""
+    game = services.game_quick_play(user=alice)
+    with CaptureQueriesContext(connection) as queries:
+        assert game_after_writers(game.pk).moves == game.moves
+    assert [q["sql"].split()[0] for q in queries.captured_queries] == ["SELECT"]
+    assert "FOR KEY SHARE" in queries.captured_queries[0]["sql"]
 
 
 def test_a_first_board_waits_for_a_move_under_way(alice):
