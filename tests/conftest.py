@@ -53,6 +53,34 @@ def flush_by_delete():
     DatabaseOperations.sql_flush, DatabaseOperations.execute_sql_flush = truncate, execute
 
 
+@pytest.fixture(scope="session", autouse=True)
+def no_connection_left_at_the_end(django_db_setup, django_db_blocker):
+    """Before the test database is dropped: close this process's pool, then name any
+    connection still open on the database (a thread that kept one: a leak to mend) and end
+    it. Django's drop otherwise fails with "is being accessed by other users", and says only
+    that; this says which session it was, by its last statement."""
+    yield
+    import warnings
+
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    with django_db_blocker.unblock():
+        connection.close()
+        connection.close_pool()
+        with connection._nodb_cursor() as cursor:
+            cursor.execute(
+                "SELECT pid, state, left(query, 160), pg_terminate_backend(pid)"
+                " FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+                [connection.settings_dict["NAME"]],
+            )
+            left = cursor.fetchall()
+    for pid, state, query, _ended in left:
+        message = f"A connection was left open on the test database: {pid} {state} {query}"
+        warnings.warn(message, stacklevel=1)
+
+
 @pytest.fixture(autouse=True)
 def new_db_threads_for_each_test():
     """Each test's event loop gets threads of its own (as the loop's default pool would be):
