@@ -11,10 +11,11 @@ state behind.
 
 from __future__ import annotations
 
-import copy
 from collections import OrderedDict
 from threading import Lock
 from typing import NamedTuple
+
+from django.db.models.base import ModelState
 
 from games.engine import GameState
 
@@ -70,7 +71,23 @@ def clear() -> None:
 
 def _copy(entry: Entry) -> Entry:
     return entry._replace(
-        game=copy.copy(entry.game),
-        seats=[copy.copy(seat) for seat in entry.seats],
+        game=row_copy(entry.game),
+        seats=[row_copy(seat) for seat in entry.seats],
         state=entry.state.clone(),
     )
+
+
+def row_copy(row):
+    """A shallow copy of a model instance, as ``copy.copy`` makes one (Django's
+    ``Model.__getstate__``: its fields, and its ``_state`` with its own cache of related
+    rows), without pickling's detour through ``__reduce__`` and the app registry: 0.7 µs
+    where ``copy.copy`` took 5 to 7, eight times a move. For rows without binary fields
+    (``__getstate__`` turns a memoryview into bytes; a game and a seat hold none)."""
+    new = row.__class__.__new__(row.__class__)
+    fields = row.__dict__.copy()
+    state = ModelState.__new__(ModelState)
+    state.__dict__.update(fields["_state"].__dict__)
+    state.fields_cache = fields["_state"].fields_cache.copy()
+    fields["_state"] = state
+    new.__dict__ = fields
+    return new

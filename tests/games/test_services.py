@@ -357,3 +357,39 @@ def test_the_locked_game_row_is_what_the_orm_reads(alice, bob, carol):
     for field in Game._meta.concrete_fields:
         assert getattr(locked, field.attname) == getattr(expected, field.attname), field.name
     assert locked._state.adding is False and locked._state.db == expected._state.db
+
+
+def test_a_cached_game_is_handed_out_as_a_copy_of_its_rows(alice, bob, carol):
+    """Each ``get`` is a private copy, as ``copy.copy`` made it: the same fields and related
+    rows, and nothing a caller changes (a field, a cached related row, the seats) reaches the
+    cache or another caller's copy."""
+    import copy
+
+    from games.table import state_cache
+
+    game = three_humans(alice, bob, carol)
+    key = (game.pk, game.seed)
+    seats = list(Seat.objects.filter(game=game).select_related("user").order_by("number"))
+    state_cache.put(key, state_cache.Entry(game.moves, game, seats, game_load(game).state))
+    mine, theirs = state_cache.get(key, game.moves), state_cache.get(key, game.moves)
+    for copied in (mine.game, *mine.seats):
+        original = game if copied.pk == game.pk and isinstance(copied, Game) else None
+        original = original or next(s for s in seats if s.pk == copied.pk)
+        expected = copy.copy(original).__dict__
+        expected.pop("_django_version")  # pickling's own mark, which copy.copy leaves behind
+        assert copied.__dict__.keys() == expected.keys()
+        assert all(
+            copied.__dict__[name] == expected[name] for name in expected if name != "_state"
+        )
+        assert copied._state.__dict__.keys() == original._state.__dict__.keys()
+        assert copied._state.db == original._state.db and not copied._state.adding
+    assert mine.seats[0].user == alice  # the related row read with it came along
+    mine.game.moves += 7
+    mine.game.status = "finished"
+    mine.seats[0].user = bob
+    mine.seats[1]._state.fields_cache.clear()
+    for entry in (theirs, state_cache.get(key, game.moves)):
+        assert entry.game.moves == game.moves and entry.game.status == game.status
+        assert entry.seats[0].user == alice
+        assert "user" in entry.seats[1]._state.fields_cache
+    assert state_cache.get(key, game.moves) is not None  # still there, unchanged
