@@ -37,12 +37,14 @@ def rank_name(rank: int) -> str:
     return names.get(rank, str(rank))
 
 
-def card_label(card: int) -> str:
+def card_label(card: int, language: str | None = None) -> str:
     """A card's name for people, e.g. "King of Coins" or, in Spanish, "Rey de Oros".
 
     A board names up to 22 cards and is rendered on every move: names are kept per language.
+    ``language``: the active one, when the caller has read it already (each read of Django's
+    active language goes through asgiref's ``Local``: a board asked for it 22 times).
     """
-    key = (card, get_language())
+    key = (card, language or get_language())
     label = _labels.get(key)
     if label is None:
         label = _labels[key] = _("%(rank)s %(of_suit)s") % {
@@ -55,7 +57,7 @@ def card_label(card: int) -> str:
 _labels: dict[tuple[int, str | None], str] = {}
 
 
-def trick_why(cards: tuple[int, int, int]) -> str:
+def trick_why(cards: tuple[int, int, int], language: str | None = None) -> str:
     """Why a trick was won, in one sentence, in the viewer's language (the engine's
     ``TrickCase.explain`` says the same in English)."""
     case = trick_case(cards)
@@ -64,14 +66,14 @@ def trick_why(cards: tuple[int, int, int]) -> str:
             "missing": SUIT_NAMES[case.missing_suit],
             "suit": SUIT_NAMES[case.suit],
         }
-    winner = card_label(cards[case.winner])
+    winner = card_label(cards[case.winner], language)
     if case.kind == PAIR:
         return _(
             "Pair %(of_suit)s: the %(winner)s beats the %(beaten)s; the odd card never wins."
         ) % {
             "of_suit": OF_SUIT[case.suit],
             "winner": winner,
-            "beaten": card_label(cards[case.beaten]),
+            "beaten": card_label(cards[case.beaten], language),
         }
     return _("All three %(suit)s: the %(winner)s is highest.") % {
         "suit": SUIT_NAMES[case.suit],

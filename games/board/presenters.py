@@ -27,14 +27,14 @@ from games.history.games import finishing_places
 from games.models import Game, Seat
 
 
-def card_info(card: int) -> dict:
-    """What a template needs to draw one card."""
+def card_info(card: int, language: str | None = None) -> dict:
+    """What a template needs to draw one card (``language``: see ``card_label``)."""
     return {
         "code": CARD_CODES[card],
         "rank": rank_of(card),
         "suit": SUIT_LETTERS[suit_of(card)],
         "suit_name": SUIT_NAMES[suit_of(card)],
-        "name": card_label(card),
+        "name": card_label(card, language),
         "points": CARD_POINTS[card] > 0,
     }
 
@@ -42,16 +42,17 @@ def card_info(card: int) -> dict:
 _hand_cards: dict[tuple, dict] = {}  # (card, verdict, language) -> a hand's card
 
 
-def hand_card(card: int, verdict: str | None) -> dict:
+def hand_card(card: int, verdict: str | None, language: str | None = None) -> dict:
     """A card of the viewer's hand as its button shows it (its verdict on the viewer's turn,
     else None): built once per card, verdict and language (a board is built every move)."""
-    key = (card, verdict, get_language())
+    language = language or get_language()
+    key = (card, verdict, language)
     kept = _hand_cards.get(key)
     if kept is None:
         label = _("Play the %(name)s") if verdict is not None else _("Play the %(name)s next")
         kept = _hand_cards[key] = {
-            **card_info(card),
-            "play_label": label % {"name": card_label(card)},
+            **card_info(card, language),
+            "play_label": label % {"name": card_label(card, language)},
             "verdict": verdict,
         }
     return dict(kept)  # the caller's own
@@ -104,14 +105,15 @@ def table_context(
     if view is None:
         return context
     verdicts = _verdicts(view, game.is_running)
+    language = get_language()  # once: each card's name and button is kept per language
     context.update(
-        hand=[hand_card(card, verdict) for card, verdict in verdicts],
+        hand=[hand_card(card, verdict, language) for card, verdict in verdicts],
         play_url=reverse_kept("game_play", game.pk),
         can_play=view.my_turn and game.is_running and not seats[view.seat].stand_in,
         stood_in=view.seat is not None and bool(seats[view.seat].stand_in),
         hints_allowed=not game.is_rated and game.is_running,
-        trick=_trick_cards(view, names),
-        last_trick=_last_trick(view, names),
+        trick=_trick_cards(view, names, language),
+        last_trick=_last_trick(view, names, language),
         hand_summary=_hand_summary(view, names, game.is_running),
         hand_number=view.hand_number,
         trick_number=view.trick_number,
@@ -205,14 +207,17 @@ def _seat_info(
     }
 
 
-def played_cards(leader: int, cards, winner, names: list[str], viewer: int) -> list[dict]:
-    """The cards of a trick in play order, each with who played it and where they sit."""
+def played_cards(
+    leader: int, cards, winner, names: list[str], viewer: int, language: str | None = None
+) -> list[dict]:
+    """The cards of a trick in play order, each with who played it and where they sit
+    (``language``: see ``card_label``)."""
     played = []
     for i, card in enumerate(cards):
         seat = (leader + i) % 3
         played.append(
             {
-                **card_info(card),
+                **card_info(card, language),
                 "seat": seat,
                 "player": names[seat],
                 "is_lead": i == 0,
@@ -223,14 +228,14 @@ def played_cards(leader: int, cards, winner, names: list[str], viewer: int) -> l
     return played
 
 
-def _trick_cards(view: SeatView, names: list[str]) -> dict:
+def _trick_cards(view: SeatView, names: list[str], language: str | None) -> dict:
     """The cards on the table: the current trick, or the one just won until the next lead."""
     viewer = view.seat if view.seat is not None else 0
     if view.trick:
         return {
             "complete": False,
             "number": view.trick_number,
-            "cards": played_cards(view.leader, view.trick, None, names, viewer),
+            "cards": played_cards(view.leader, view.trick, None, names, viewer, language),
         }
     last = view.last_trick
     if last is None:
@@ -238,7 +243,7 @@ def _trick_cards(view: SeatView, names: list[str]) -> dict:
     return {
         "complete": True,
         "number": last.number,
-        "cards": played_cards(last.leader, last.cards, last.winner, names, viewer),
+        "cards": played_cards(last.leader, last.cards, last.winner, names, viewer, language),
         "winner_name": names[last.winner],
         "points": last.points,
     }
@@ -258,18 +263,18 @@ def _hand_summary(view: SeatView, names: list[str], running: bool) -> dict | Non
     }
 
 
-def _last_trick(view: SeatView, names: list[str]) -> dict | None:
+def _last_trick(view: SeatView, names: list[str], language: str | None) -> dict | None:
     trick = view.last_trick
     if trick is None:
         return None
     viewer = view.seat if view.seat is not None else 0
     return {
         "number": trick.number,
-        "cards": played_cards(trick.leader, trick.cards, trick.winner, names, viewer),
+        "cards": played_cards(trick.leader, trick.cards, trick.winner, names, viewer, language),
         "winner": trick.winner,
         "winner_name": names[trick.winner],
         "points": trick.points,
-        "why": trick_why(trick.cards),
+        "why": trick_why(trick.cards, language),
     }
 
 
