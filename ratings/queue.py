@@ -16,6 +16,7 @@ import logging
 from functools import partial
 
 from django.db import transaction
+from django.db.models import F
 
 from games.models import Game
 from games.realtime.push import notify_table
@@ -55,29 +56,35 @@ def _rate_next() -> tuple[int | None, bool]:
     """``queued_rate_next``, and whether to look again at once: another game was queued
     behind this one (read with it), or this one failed and may be tried again. A lane that
     drained the queue sleeps instead of spending a transaction (five statements) on finding
-    it empty after every game."""
-    with transaction.atomic():
-        if not rating_lock_try() or not advisory_lock("pg_try_advisory_xact_lock", LANE_LOCK):
-            return None, False
-        queued = list(
-            RatingQueue.objects.select_for_update(skip_locked=True)
-            .filter(attempts__lt=MAX_ATTEMPTS)
-            .order_by("finished_at", "game_id")[:2]
-        )
-        if not queued:
-            return None, False
-        first = queued[0]
-        game_id = first.game_id
-        try:
-            with transaction.atomic():
-                game_rate(game_id=game_id, lock_held=True)
-        except Exception:  # this game only: the lane goes on with the next
-            log.exception("Rating game %s failed (attempt %s)", game_id, first.attempts)
-            first.attempts += 1
-            first.save(update_fields=["attempts"])
-            return game_id, True
-        first.delete()
-        transaction.on_commit(partial(notify_table, game_id, -1))  # the ratings to show
+    it empty after every game. A game whose rating fails rolls its transaction back and
+    counts the attempt in one of its own: no savepoint around every game for the rare one
+    that fails (two statements a game)."""
+    rating = None  # the queue row of the game being rated, until it is rated
+    try:
+        with transaction.atomic():
+            if not rating_lock_try() or not advisory_lock(
+                "pg_try_advisory_xact_lock", LANE_LOCK
+            ):
+                return None, False
+            queued = list(
+                RatingQueue.objects.select_for_update(skip_locked=True)
+                .filter(attempts__lt=MAX_ATTEMPTS)
+                .order_by("finished_at", "game_id")[:2]
+            )
+            if not queued:
+                return None, False
+            rating = queued[0]
+            game_rate(game_id=rating.game_id, lock_held=True)
+            game_id, rating = rating.game_id, None
+            RatingQueue.objects.filter(game_id=game_id).delete()
+            transaction.on_commit(partial(notify_table, game_id, -1))  # the ratings to show
+    except Exception:
+        if rating is None:
+            raise  # not the game's rating: the lane logs it and tries again later
+        # this game only: the lane goes on with the next
+        log.exception("Rating game %s failed (attempt %s)", rating.game_id, rating.attempts)
+        RatingQueue.objects.filter(game_id=rating.game_id).update(attempts=F("attempts") + 1)
+        return rating.game_id, True
     return game_id, len(queued) > 1
 
 

@@ -16,6 +16,7 @@ from analysis.models import GameAnalysis, SeatAccuracy
 from analysis.work import work
 from games.models import Game
 from games.table import seats as table_seats
+from games.table.thinking import stop_workers_now
 from tests.games.helpers import play_out
 
 pytestmark = pytest.mark.django_db
@@ -97,7 +98,10 @@ def test_two_lanes_never_take_one_game_and_a_dead_workers_claim_runs_out(alice):
 
 def test_the_lane_works_a_queued_game_in_its_own_process(alice, transactional_db):
     game = finished_game(alice)
-    assert asyncio.run(lane.analyse_one())
-    analysis = GameAnalysis.objects.get(game=game)
-    assert analysis.status == "done" and analysis.cpu_seconds > 0
-    assert not asyncio.run(lane.analyse_one())  # nothing left
+    try:
+        assert asyncio.run(lane.analyse_one())
+        analysis = GameAnalysis.objects.get(game=game)
+        assert analysis.status == "done" and analysis.cpu_seconds > 0
+        assert not asyncio.run(lane.analyse_one())  # nothing left
+    finally:  # the worker process and its database connections end with the test
+        stop_workers_now()

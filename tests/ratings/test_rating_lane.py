@@ -93,12 +93,12 @@ def test_a_lane_that_drains_the_queue_does_not_look_again_until_its_next_round(
     alice = django_user_model.objects.create_user("al")
     games = [finish(alice, ["me", "random", "random"]) for _ in range(3)]
     unrated(games[0])
-    test_transaction = int(connection.in_atomic_block)  # the lane's own becomes a savepoint
+    test_transaction = int(connection.in_atomic_block)  # then the lane's own is a savepoint
     with CaptureQueriesContext(connection) as queries:
         assert queued_rate() == 1
     assert looks(queries) == 1
     savepoints = [q for q in queries.captured_queries if q["sql"].startswith("SAVEPOINT")]
-    assert len(savepoints) == test_transaction + 1  # around the game: not one more inside
+    assert len(savepoints) == test_transaction  # none around the game, none inside
     unrated(*games[1:])
     with CaptureQueriesContext(connection) as queries:
         assert queued_rate() == 2
