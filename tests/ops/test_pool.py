@@ -24,20 +24,26 @@ PAGE = "/games/"  # the lobby: reads the database on every request
 
 def terminate_the_pools_backends() -> int:
     """``pg_terminate_backend`` every other connection to the test database, as a server
-    restart or an operator would; wait until they are gone."""
+    restart or an operator would; wait until those are gone. Only those: a connection that
+    opens meanwhile (another process of the suite still winding down) is none of the pool's,
+    and once made this wait for it until it timed out."""
     params = connection.get_connection_params()
     params.pop("pool", None)
     params.pop("cursor_factory", None)
     params.pop("context", None)
     with psycopg.connect(**params, autocommit=True) as admin:
         others = "datname = current_database() AND pid <> pg_backend_pid()"
-        kill = f"SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE {others}"
-        killed = admin.execute(kill).fetchone()[0]
+        kill = (
+            "SELECT array_agg(pid) FILTER (WHERE pg_terminate_backend(pid))"
+            f" FROM pg_stat_activity WHERE {others}"
+        )
+        killed = admin.execute(kill).fetchone()[0] or []
+        still = "SELECT count(*) FROM pg_stat_activity WHERE pid = ANY(%s)"
         deadline = time.monotonic() + 30
-        while admin.execute(f"SELECT count(*) FROM pg_stat_activity WHERE {others}").fetchone()[0]:
+        while admin.execute(still, [killed]).fetchone()[0]:
             assert time.monotonic() < deadline, "backends still there"
             time.sleep(0.05)
-    return killed
+    return len(killed)
 
 
 def served(client: Client) -> int:
