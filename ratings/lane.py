@@ -11,11 +11,9 @@ from django.conf import settings
 
 from games.realtime.db_threads import in_background_thread
 
-from .queue import queued_rate
+from .queue import RATE_BATCH, queued_rate
 
 log = logging.getLogger(__name__)
-
-RATE_BATCH = 100  # games rated in one call at most, then the lane looks again at once
 
 
 async def rate_forever() -> None:
@@ -23,7 +21,7 @@ async def rate_forever() -> None:
     queue is drained (a full batch means more may wait: no pause)."""
     while True:
         try:
-            if await in_background_thread(queued_rate)(RATE_BATCH) < RATE_BATCH:
+            if await in_background_thread(queued_rate)() < RATE_BATCH:
                 await asyncio.sleep(settings.COINS_RATINGS_POLL)
         except asyncio.CancelledError:
             raise

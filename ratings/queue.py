@@ -88,7 +88,10 @@ def _rate_next() -> tuple[int | None, bool]:
     return game_id, len(queued) > 1
 
 
-def queued_rate(limit: int = 100) -> int:
+RATE_BATCH = 100  # games rated in one call at most; a lane that rated this many looks again at once
+
+
+def queued_rate(limit: int = RATE_BATCH) -> int:
     """Rate queued games until none is left to rate now (at most ``limit``); return how many
     were taken. Tests drain the queue with it, as a lane would."""
     taken, again = 0, True
