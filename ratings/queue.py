@@ -15,14 +15,14 @@ from __future__ import annotations
 import logging
 from functools import partial
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F
 
 from games.models import Game
 from games.realtime.push import notify_table
 
 from .models import RatingQueue
-from .services import RATED_STATUSES, advisory_lock, game_rate, rating_lock_try
+from .services import RATED_STATUSES, RATING_LOCK, game_rate
 
 log = logging.getLogger(__name__)
 
@@ -62,9 +62,7 @@ def _rate_next() -> tuple[int | None, bool]:
     rating = None  # the queue row of the game being rated, until it is rated
     try:
         with transaction.atomic():
-            if not rating_lock_try() or not advisory_lock(
-                "pg_try_advisory_xact_lock", LANE_LOCK
-            ):
+            if not _lane_locks_try():
                 return None, False
             queued = list(
                 RatingQueue.objects.select_for_update(skip_locked=True)
@@ -86,6 +84,20 @@ def _rate_next() -> tuple[int | None, bool]:
         RatingQueue.objects.filter(game_id=rating.game_id).update(attempts=F("attempts") + 1)
         return rating.game_id, True
     return game_id, len(queued) > 1
+
+
+def _lane_locks_try() -> bool:
+    """Take the rating lock shared (a recompute's swap holds it exclusive) and the lanes' own
+    lock, both without waiting, in one statement: False if either is held (the transaction's
+    end lets go of the other). SQLite has one writer at a time already."""
+    if connection.vendor != "postgresql":
+        return True
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_try_advisory_xact_lock_shared(%s) AND pg_try_advisory_xact_lock(%s)",
+            [RATING_LOCK, LANE_LOCK],
+        )
+        return cursor.fetchone()[0]
 
 
 RATE_BATCH = 100  # games rated in one call at most; a lane that rated this many looks again at once

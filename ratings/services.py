@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from django.db import connection, transaction
+from django.db.models import Q
+from django.utils import timezone
 from openskill.models import PlackettLuce
 
 from accounts.selectors import is_bot_account
+from common.bulk_rows import rows_update
 from games.engine.ranking import ranks_of
 from games.models import Game, Seat
 
@@ -16,23 +19,33 @@ MODEL = PlackettLuce(mu=DEFAULT_MU, sigma=DEFAULT_SIGMA)
 RATED_STATUSES = (Game.Status.FINISHED, Game.Status.ABANDONED)
 
 
-def rating_of(seat: Seat) -> PlayerRating:
-    if seat.is_bot:
-        rating, _ = PlayerRating.objects.get_or_create(bot=seat.bot)
-    else:
-        rating, _ = PlayerRating.objects.get_or_create(user_id=seat.user_id)
-    return rating
+def _rating_key(seat: Seat) -> tuple:
+    return ("bot", seat.bot) if seat.is_bot else ("user", seat.user_id)
 
 
-def _ratings_of(seats: list[Seat]) -> list[PlayerRating]:
-    """``rating_of`` each seat, in seat order, read once for a rating in two seats (two bots
-    of one level)."""
-    found: dict[tuple, PlayerRating] = {}
-    for seat in seats:
-        key = ("bot", seat.bot) if seat.is_bot else ("user", seat.user_id)
-        if key not in found:
-            found[key] = rating_of(seat)
-    return [found[("bot", s.bot) if s.is_bot else ("user", s.user_id)] for s in seats]
+def _ratings_locked(seats: list[Seat]) -> list[PlayerRating]:
+    """Each seat's rating row, in seat order, locked (in id order, so two games rated at once
+    never wait on each other in a circle: bot levels share a row) and read in one statement
+    when every player has a rating already; a first rated game makes its rows first, at the
+    default. Two seats of one bot level get the same row."""
+    users = {seat.user_id for seat in seats if not seat.is_bot}
+    bots = {seat.bot for seat in seats if seat.is_bot}
+
+    def locked() -> dict[tuple, PlayerRating]:
+        rows = PlayerRating.objects.select_for_update().filter(
+            Q(user_id__in=users) | Q(bot__in=bots)
+        )
+        return {("bot", r.bot) if r.bot else ("user", r.user_id): r for r in rows.order_by("pk")}
+
+    found = locked()
+    if len(found) < len(users) + len(bots):
+        PlayerRating.objects.bulk_create(
+            [PlayerRating(user_id=user_id) for user_id in users if ("user", user_id) not in found]
+            + [PlayerRating(bot=bot) for bot in bots if ("bot", bot) not in found],
+            ignore_conflicts=True,  # made meanwhile by another game's rating
+        )
+        found = locked()
+    return [found[_rating_key(seat)] for seat in seats]
 
 
 RATING_LOCK = 0x436F696E  # "Coin": the advisory lock that keeps rating and recompute apart
@@ -43,13 +56,6 @@ def rating_lock_take(*, exclusive: bool) -> None:
     side by side), exclusive for a recompute's swap (no game is rated while the rebuilt
     ratings take the place of the old). SQLite has one writer at a time already."""
     advisory_lock("pg_advisory_xact_lock" if exclusive else "pg_advisory_xact_lock_shared")
-
-
-def rating_lock_try(*, exclusive: bool = False) -> bool:
-    """``rating_lock_take`` without waiting: False if the other side holds the lock."""
-    return advisory_lock(
-        "pg_try_advisory_xact_lock" if exclusive else "pg_try_advisory_xact_lock_shared"
-    )
 
 
 def advisory_lock(function: str, key: int = RATING_LOCK) -> bool:
@@ -78,12 +84,14 @@ def game_rate(
     game = Game.objects.select_for_update().get(pk=game_id)
     if game.status not in RATED_STATUSES or not game.was_dealt or not game.is_rated:
         return []
+    # Not read with the game: a statement that waited for the game's lock sees the rating
+    # committed meanwhile only in a statement of its own (two runners rating one game).
     if RatingEvent.objects.filter(game=game).exists():
         return []  # already rated: rating twice would count the game twice
     seats = list(game.seats.select_related("user__profile").order_by("number"))
     if any(seat.is_empty for seat in seats):
         return []
-    ratings = _locked(_ratings_of(seats))
+    ratings = _ratings_locked(seats)
     leavers = {seat.number for seat in seats if seat.stand_in}
     if game.abandoned_by is not None:
         leavers.add(game.abandoned_by)
@@ -95,8 +103,10 @@ def game_rate(
         leavers=leavers,
     )
     RatingEvent.objects.bulk_create(events)
-    for rating in ratings_moved(events):
-        rating.save(update_fields=["mu", "sigma", "games", "wins", "updated_at"])
+    moved, now = ratings_moved(events), timezone.now()
+    for rating in moved:
+        rating.updated_at = now
+    rows_update(PlayerRating, moved, ("mu", "sigma", "games", "wins", "updated_at"))
     if count_standings:
         standings_count(
             events=events,
@@ -151,23 +161,12 @@ def ratings_moved(events: list[RatingEvent]) -> list[PlayerRating]:
     return moved
 
 
-def _locked(ratings: list[PlayerRating]) -> list[PlayerRating]:
-    """The same rating rows, locked and read again: games rated at once by two processes
-    (bot levels share one row) must not overwrite each other. Locked in id order, so two
-    ratings never wait on each other in a circle."""
-    rows = PlayerRating.objects.select_for_update().filter(pk__in={r.pk for r in ratings})
-    by_id = {row.pk: row for row in rows.order_by("pk")}
-    return [by_id[rating.pk] for rating in ratings]
-
-
 @transaction.atomic
 def season_close(*, board) -> int:
     """Freeze ``board``'s standings into stored rows; return how many were stored.
 
     Later rating changes no longer alter a closed season. Closing again refreezes.
     """
-    from django.utils import timezone
-
     from .models import FrozenStanding
     from .selectors import ORDER, standing_row, standings
 

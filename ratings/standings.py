@@ -15,7 +15,7 @@ from datetime import datetime
 
 from django.db import transaction
 
-from common.bulk_rows import rows_insert
+from common.bulk_rows import rows_insert, rows_update
 
 from .models import Leaderboard, RatingEvent, Standing
 
@@ -123,9 +123,7 @@ def standings_count(
                 changed.append(standing)
             _add(standing, line, finished_at)
     Standing.objects.bulk_create(new)
-    Standing.objects.bulk_update(
-        changed, ["mu", "sigma", "ordinal", "games", "wins", "last_played"]
-    )
+    rows_update(Standing, changed, ("mu", "sigma", "ordinal", "games", "wins", "last_played"))
 
 
 def _definition(board: Leaderboard) -> tuple:

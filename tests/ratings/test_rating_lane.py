@@ -106,6 +106,39 @@ def test_a_lane_that_drains_the_queue_does_not_look_again_until_its_next_round(
     assert RatingEvent.objects.filter(game__in=games[1:]).count() == 6
 
 
+def statements(queries) -> list[str]:
+    """The statements sent, without the transaction's own (``BEGIN``, savepoints)."""
+    skip = ("BEGIN", "COMMIT", "SAVEPOINT", "RELEASE SAVEPOINT", "ROLLBACK")
+    return [q["sql"] for q in queries.captured_queries if not q["sql"].startswith(skip)]
+
+
+@postgresql_only
+def test_a_game_of_rated_players_is_rated_in_twelve_statements(django_user_model):
+    """The lane's two locks in one statement; every player's rating read and locked at once;
+    the ratings and the board's standings written in one statement each (18 statements for
+    this game before)."""
+    from ratings.models import Leaderboard, Standing
+
+    Leaderboard.objects.create(name="Main", slug="main")
+    alice = django_user_model.objects.create_user("al")
+    games = [finish(alice, ["me", "random", "careful"]) for _ in range(2)]
+    unrated(games[1])  # its players have ratings and standings from the first game
+    with CaptureQueriesContext(connection) as queries:
+        assert queued_rate() == 1
+    sent = statements(queries)
+    assert len(sent) == 12, "\n".join(sent)
+    assert looks(queries) == 1
+    rows = {r.bot or r.user_id: r for r in PlayerRating.objects.all()}
+    events = RatingEvent.objects.filter(game=games[1]).order_by("seat")
+    for event, who in zip(events, (alice.pk, "random", "careful"), strict=True):
+        assert event.rating == rows[who] and rows[who].mu == event.mu_after
+        assert rows[who].games == 1  # unrated() set them back to none before this game
+        standing = Standing.objects.get(rating=rows[who])
+        # Both games, and this one's first rating (unrated() takes it back from the ratings
+        # only): the board counts a game each time it is rated.
+        assert (standing.games, standing.mu) == (3, event.mu_after)
+
+
 @postgresql_only
 @pytest.mark.django_db(transaction=True)
 def test_fifty_lanes_at_once_rate_every_queued_game_once_and_in_order(django_user_model):
