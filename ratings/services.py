@@ -27,7 +27,8 @@ def _ratings_locked(seats: list[Seat]) -> list[PlayerRating]:
     """Each seat's rating row, in seat order, locked (in id order, so two games rated at once
     never wait on each other in a circle: bot levels share a row) and read in one statement
     when every player has a rating already; a first rated game makes its rows first, at the
-    default. Two seats of one bot level get the same row."""
+    default (rows locked meanwhile are no risk: one lane rates at a time, ``ratings.queue``).
+    Two seats of one bot level get the same row."""
     users = {seat.user_id for seat in seats if not seat.is_bot}
     bots = {seat.bot for seat in seats if seat.is_bot}
 

@@ -11,11 +11,10 @@ language. As with ``{% translate %}``, translated words go in as they are; value
 
 from __future__ import annotations
 
-from django.utils.html import escape
 from django.utils.translation import get_language, gettext, ngettext, pgettext
 
 from common.urls import reverse_kept
-from games.board.felt import felt_html, kept_piece
+from games.board.felt import escape, felt_html, kept_piece
 from games.templatetags.cards import hand_buttons
 
 

@@ -59,7 +59,19 @@ _labels: dict[tuple[int, str | None], str] = {}
 
 def trick_why(cards: tuple[int, int, int], language: str | None = None) -> str:
     """Why a trick was won, in one sentence, in the viewer's language (the engine's
-    ``TrickCase.explain`` says the same in English)."""
+    ``TrickCase.explain`` says the same in English). Kept per cards and language, as card
+    names are: every board of a hand shows its last trick's."""
+    key = (tuple(cards), language or get_language())
+    why = _whys.get(key)
+    if why is None:
+        why = _whys[key] = _trick_why(key[0], key[1])
+    return why
+
+
+_whys: dict[tuple, str] = {}  # at most 40 x 39 x 38 tricks per language
+
+
+def _trick_why(cards: tuple[int, int, int], language: str) -> str:
     case = trick_case(cards)
     if case.kind == THREE_SUITS:
         return _("Three suits, %(missing)s missing: %(suit)s wins.") % {

@@ -11,8 +11,13 @@ from datetime import timedelta
 import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.utils import translation
+from django.utils.html import escape as django_escape
+from django.utils.safestring import mark_safe
+from django.utils.translation import pgettext_lazy
+from hypothesis import given
+from hypothesis import strategies as st
 
-from games.board import felt
+from games.board import card_names, felt
 from games.board.render import render_board, socket_request, viewer_context
 from games.engine import CARD_CODES
 from games.models import Game
@@ -36,9 +41,11 @@ def request_for(game: Game, user) -> object:
     return socket_request(scope, game.pk)
 
 
-def boards(game_id: int, requests: list, kept: dict, monkeypatch) -> list[str]:
-    """Every viewer's board in every language, from the fragments in ``kept``."""
+def boards(game_id: int, requests: list, kept: dict, monkeypatch, whys=None) -> list[str]:
+    """Every viewer's board in every language, from the fragments in ``kept`` and the
+    tricks' sentences in ``whys`` (none: from nothing)."""
     monkeypatch.setattr(felt, "_kept", kept)
+    monkeypatch.setattr(card_names, "_whys", {} if whys is None else whys)
     game = Game.objects.get(pk=game_id)
     loaded = game_load(game) if game.was_dealt else None
     shown = []
@@ -51,7 +58,7 @@ def boards(game_id: int, requests: list, kept: dict, monkeypatch) -> list[str]:
     return shown
 
 
-def compare_a_game(ann, target: int, warm: dict, monkeypatch) -> int:
+def compare_a_game(ann, target: int, warm: dict, monkeypatch, whys: dict) -> int:
     """Play a game to its end, comparing every board on the way; return how many."""
     game = services.game_quick_play(user=ann, bot="careful", target=target)
     requests = [request_for(game, ann), request_for(game, AnonymousUser())]
@@ -60,7 +67,7 @@ def compare_a_game(ann, target: int, warm: dict, monkeypatch) -> int:
         serve_due(game.pk)
         game.refresh_from_db()
         fresh = [boards(game.pk, [r], {}, monkeypatch) for r in requests]  # nothing kept
-        assert boards(game.pk, requests, warm, monkeypatch) == fresh[0] + fresh[1]
+        assert boards(game.pk, requests, warm, monkeypatch, whys) == fresh[0] + fresh[1]
         compared += 1
         if game.status != Game.Status.IN_PROGRESS:
             assert game.status == Game.Status.FINISHED
@@ -79,10 +86,26 @@ def test_boards_with_kept_fragments_are_the_boards_rendered_afresh(target, make_
     few tricks), with the fragments kept across them all."""
     ann = make_user("ann")
     warm: dict = {}  # kept across every board of the games, every viewer and language
+    whys: dict = {}
     compared = 0
     while compared < 40:
-        compared += compare_a_game(ann, target, warm, monkeypatch)
+        compared += compare_a_game(ann, target, warm, monkeypatch, whys)
     assert len(warm) > 50  # the blocks were kept, and reused
+    assert whys  # and the tricks' sentences
+
+
+@given(st.one_of(st.text(), st.integers(), st.none(), st.floats(allow_nan=False)))
+def test_the_board_s_escape_is_django_s(value):
+    """``felt.escape`` skips Django's look for lazy arguments and nothing else."""
+    assert felt.escape(value) == django_escape(value)
+    assert felt.escape(mark_safe(str(value))) == django_escape(mark_safe(str(value)))
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_board_s_escape_of_a_lazy_text_is_django_s_in_the_active_language(language):
+    with translation.override(language):
+        lazy = pgettext_lazy("suit", "Swords")
+        assert felt.escape(lazy) == str(django_escape(lazy)) == django_escape(str(lazy))
 
 
 # The hand as the board's template drew it before ``{% hand_buttons %}`` (games/templatetags/
