@@ -38,21 +38,31 @@ class ChatSocket:
     """Mixed into ``TableConsumer`` (which gives ``game_id``, ``user``, ``request``, ``group``
     and ``seated``)."""
 
-    def chat_opening(self, seated: bool) -> tuple[str, int]:
+    def chat_opening(self, seated: bool, shown: tuple[str, int] | None) -> tuple[str | None, int]:
         """In the opening socket's database thread: note whom the viewer muted, and the
         chat as it is now (what was said between the page's load and this socket's opening,
         or while a lost connection was down, would otherwise be missing). ``seated``: as
-        the socket's first board found its viewer (players talk in a room of their own)."""
+        the socket's first board found its viewer (players talk in a room of their own).
+
+        ``shown``: the room and latest message the page shows (``socket_calls.shown_chat``).
+        When that is the viewer's room and nothing was said since, the page is up to date
+        and no panel is sent (None): a new game's socket renders no chat, reading one row
+        at most to know it."""
         self.muted = muted_ids(self.user)
         room = ChatMessage.Room.PLAYERS if seated else ChatMessage.Room.SPECTATORS
+        up_to_date = shown is not None and shown[0] == room
+        if up_to_date and not said_since(self.game_id, self.user, shown[1], room, self.muted):
+            return None, shown[1]
         return self._chat_panel(room, self.muted)
 
     async def send_chat_panel(self):
         await self.send_chat(*await in_db_thread(self._chat_panel)())
 
-    async def send_chat(self, html: str, seen: int) -> None:
+    async def send_chat(self, html: str | None, seen: int) -> None:
+        """Send a chat panel (None: the page's is up to date) showing messages up to ``seen``."""
         self.chat_seen = seen
-        await self.send(html)
+        if html is not None:
+            await self.send(html)
 
     async def chat_catch_up(self):
         """After a silence, show what was said meanwhile: a line can be lost on the way

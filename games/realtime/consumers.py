@@ -40,6 +40,7 @@ from games.realtime.socket_calls import (
     moves_and_status,
     play_and_render,
     render_for,
+    shown_chat,
     socket_opening,
     spectator_board_after,
     tab_of,
@@ -130,7 +131,7 @@ class TableConsumer(RidesOutLayerOutages, ChatSocket, ReactionSocket, AsyncWebso
         self.present = True  # from here on its row goes however the socket ends
         socket_opened(self.viewer)
         board = render_for(self.game_id, self.seed, self.request, None, self.presence, first=True)
-        return board, self.chat_opening(seated=board[3])
+        return board, self.chat_opening(seated=board[3], shown=shown_chat(self.scope))
 
     async def join_groups(self):
         """Join the table's group (its updates) and the viewer's (their log-outs).

@@ -95,6 +95,17 @@ def tab_of(scope: dict) -> str:
     return tab if TAB_ID.fullmatch(tab) else ""
 
 
+def shown_chat(scope: dict) -> tuple[str, int] | None:
+    """The chat the page shows as its socket opens (``?chat=<room>.<latest id>``, from the
+    page: static/js/table.js), or None if it did not say (or said it wrongly)."""
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    found = SHOWN_CHAT.fullmatch(query.get("chat", [""])[0])
+    return (found.group(1), int(found.group(2))) if found else None
+
+
+SHOWN_CHAT = re.compile(r"(players|spectators)\.(\d{1,18})")
+
+
 def access(game_id: int, request) -> tuple[int | None, str, str]:
     """Return (None, seed, invite) if the viewer may watch this table (``invite``: the
     private table's token they hold, or ""), else (close code, "", "")."""

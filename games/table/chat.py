@@ -189,13 +189,16 @@ def chat_log(
     return [message_data(message) for message in reversed(messages)]
 
 
-def said_since(game_id: int, viewer, seen: int) -> bool:
-    """Whether the viewer's room has a message they may read, newer than ``seen``."""
+def said_since(
+    game_id: int, viewer, seen: int, room: str | None = None, muted: set[int] | None = None
+) -> bool:
+    """Whether the viewer's room has a message they may read, newer than ``seen``. ``room``
+    and ``muted`` are read here unless the caller knows them already."""
     return (
         ChatMessage.objects.filter(
-            game_id=game_id, room=room_of(game_id, viewer), hidden=False, id__gt=seen
+            game_id=game_id, room=room or room_of(game_id, viewer), hidden=False, id__gt=seen
         )
-        .exclude(user_id__in=muted_ids(viewer))
+        .exclude(user_id__in=muted_ids(viewer) if muted is None else muted)
         .exists()
     )
 

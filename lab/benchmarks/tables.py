@@ -75,8 +75,10 @@ async def play_table(
     await asyncio.sleep(random.uniform(0, think))
     while time.monotonic() < deadline:
         game = await sync_to_async(services.game_quick_play)(user=user, bot=bot, target=target)
+        # As the new game's page opens its socket: it shows the players' chat, empty.
+        path = f"/ws/games/{game.pk}/?chat=players.0"
         async with person_socket(
-            base, f"/ws/games/{game.pk}/", session_key=session_key, address=address, origin=origin
+            base, path, session_key=session_key, address=address, origin=origin
         ) as ws:
             ws.game_id = game.pk
             try:

@@ -119,6 +119,16 @@
     var plainSocket = htmx.createWebSocket;
     htmx.createWebSocket = function (url) {
       if (tabId) { url += (url.indexOf("?") === -1 ? "?" : "&") + "tab=" + tabId; }
+      // The chat this page shows (its room and latest line): a socket that finds nothing
+      // newer sends no chat panel as it opens.
+      var chat = document.getElementById("chat");
+      if (chat && chat.dataset.room) {
+        var latest = 0;
+        chat.querySelectorAll("[data-chat-id]").forEach(function (line) {
+          latest = Math.max(latest, Number(line.dataset.chatId) || 0);
+        });
+        url += (url.indexOf("?") === -1 ? "?" : "&") + "chat=" + chat.dataset.room + "." + latest;
+      }
       return plainSocket ? plainSocket(url) : new WebSocket(url);
     };
     // Reconnect soon after a drop (the first try within a second), then every few seconds

@@ -169,3 +169,59 @@ async def test_a_chat_line_lost_on_the_way_comes_with_the_next_ask(alice, bob):
     assert await answered_nothing(ann)
     for client in (ann, ben):
         await client.close()
+
+
+async def opening_frames(client: Client) -> list[str]:
+    """What ``client``'s socket sent as it opened: its first board and what came after it
+    until a board announced now (a socket sends in order)."""
+    assert (await client.connect())[0]
+    await client.frame_where(lambda frame: board_moves(frame) is not None)
+    await db(notify_table)(client.game_id, -1)
+    await client.frame_where(lambda frame: board_moves(frame) is not None)
+    return [frame for frame in client.frames if board_moves(frame) is None]
+
+
+def chat_panels(frames: list[str]) -> list[str]:
+    return [frame for frame in frames if '<section id="chat"' in frame]
+
+
+async def test_a_page_whose_chat_is_up_to_date_gets_no_chat_panel_as_its_socket_opens(
+    alice, bob
+):
+    """The page says which room and latest line it shows (``?chat=players.<id>``): nothing
+    newer, no panel; a line said since, a room that is no longer the viewer's, or no (or a
+    malformed) mark, and the panel comes as before."""
+    from games.table.chat import chat_post
+
+    game = await db(services.game_create)(
+        creator=alice, target=10, seat_kinds=["me", "open", "random"]
+    )
+    await db(services.seat_join)(game_id=game.pk, user=bob)
+    first = await db(chat_post)(game_id=game.pk, user=bob, text="first")
+
+    up_to_date = Client(game.pk, alice, 0, query=f"?chat=players.{first.pk}")
+    assert chat_panels(await opening_frames(up_to_date)) == []
+    await db(chat_post)(game_id=game.pk, user=bob, text="second")
+    for query in (f"?chat=players.{first.pk}", f"?chat=spectators.{first.pk}", "", "?chat=x.1"):
+        client = Client(game.pk, alice, 0, query=query)
+        (panel,) = chat_panels(await opening_frames(client))
+        assert "second" in panel and "first" in panel, query
+        await client.close()
+
+    # The quiet socket knows what its page shows: its next ask brings the line it missed
+    # (said without a socket), then nothing more; and it hears what is said next.
+    from games.realtime.consumers import SYNC
+
+    await up_to_date.send(SYNC)
+    panel = await up_to_date.frame_where(lambda frame: '<section id="chat"' in frame)
+    assert "second" in panel
+    await up_to_date.send(SYNC)
+    assert await answered_nothing(up_to_date)
+    ben = Client(game.pk, bob, 1)
+    assert (await ben.connect())[0]
+    await ben.drain()
+    await ben.send({"chat": "third"})
+    await up_to_date.frame_where(lambda frame: "third" in frame)
+    for client in (up_to_date, ben):
+        await client.close()
+        await scan_frames(client, game)
