@@ -25,6 +25,7 @@ from games.table.chat import (
     chat_unmute,
     message_data,
     muted_ids,
+    page_chat_stale,
     said_since,
     shown_text,
 )
@@ -45,13 +46,13 @@ class ChatSocket:
         the socket's first board found its viewer (players talk in a room of their own).
 
         ``shown``: the room and latest message the page shows (``socket_calls.shown_chat``).
-        When that is the viewer's room and nothing was said since, the page is up to date
-        and no panel is sent (None): a new game's socket renders no chat, reading one row
-        at most to know it."""
+        When that is the viewer's room and nothing in it changed for the page
+        (``page_chat_stale``), no panel is sent (None): a new game's socket renders no
+        chat, reading one row at most to know it."""
         self.muted = muted_ids(self.user)
         room = ChatMessage.Room.PLAYERS if seated else ChatMessage.Room.SPECTATORS
-        up_to_date = shown is not None and shown[0] == room
-        if up_to_date and not said_since(self.game_id, self.user, shown[1], room, self.muted):
+        same_room = shown is not None and shown[0] == room
+        if same_room and not page_chat_stale(self.game_id, room, shown[1], self.muted):
             return None, shown[1]
         return self._chat_panel(room, self.muted)
 

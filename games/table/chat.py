@@ -13,6 +13,7 @@ from datetime import timedelta
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -189,18 +190,26 @@ def chat_log(
     return [message_data(message) for message in reversed(messages)]
 
 
-def said_since(
-    game_id: int, viewer, seen: int, room: str | None = None, muted: set[int] | None = None
-) -> bool:
-    """Whether the viewer's room has a message they may read, newer than ``seen``. ``room``
-    and ``muted`` are read here unless the caller knows them already."""
+def said_since(game_id: int, viewer, seen: int) -> bool:
+    """Whether the viewer's room has a message they may read, newer than ``seen``."""
     return (
         ChatMessage.objects.filter(
-            game_id=game_id, room=room or room_of(game_id, viewer), hidden=False, id__gt=seen
+            game_id=game_id, room=room_of(game_id, viewer), hidden=False, id__gt=seen
         )
-        .exclude(user_id__in=muted_ids(viewer) if muted is None else muted)
+        .exclude(user_id__in=muted_ids(viewer))
         .exists()
     )
+
+
+def page_chat_stale(game_id: int, room: str, seen: int, muted: set[int]) -> bool:
+    """Whether a page showing ``room``'s chat up to line ``seen`` needs the panel again: a
+    line its viewer may read was said since, or a line it may show was hidden by staff or
+    is by someone its viewer muted (any such line up to ``seen`` counts: the page may show
+    it). One statement; a table with neither costs no panel."""
+    newer = Q(id__gt=seen, hidden=False) & ~Q(user_id__in=muted)
+    shown_changed = Q(id__lte=seen) & (Q(hidden=True) | Q(user_id__in=muted))
+    lines = ChatMessage.objects.filter(game_id=game_id, room=room)
+    return lines.filter(newer | shown_changed).exists()
 
 
 def muted_at_table(game_id: int, viewer, muted: set[int] | None = None) -> list[dict]:

@@ -189,9 +189,9 @@ async def test_a_page_whose_chat_is_up_to_date_gets_no_chat_panel_as_its_socket_
     alice, bob
 ):
     """The page says which room and latest line it shows (``?chat=players.<id>``): nothing
-    newer, no panel; a line said since, a room that is no longer the viewer's, or no (or a
-    malformed) mark, and the panel comes as before."""
-    from games.table.chat import chat_post
+    newer, no panel; a line said since, a room that is no longer the viewer's, no (or a
+    malformed) mark, a line hidden or muted since, and the panel comes as before."""
+    from games.table.chat import chat_mute, chat_post, chat_unmute
 
     game = await db(services.game_create)(
         creator=alice, target=10, seat_kinds=["me", "open", "random"]
@@ -207,6 +207,26 @@ async def test_a_page_whose_chat_is_up_to_date_gets_no_chat_panel_as_its_socket_
         (panel,) = chat_panels(await opening_frames(client))
         assert "second" in panel and "first" in panel, query
         await client.close()
+
+    # A line the page may show, hidden by staff since, or by someone muted since: the panel
+    # comes again (without it), as it does for a table that has such a line at all.
+    second = await db(ChatMessage.objects.get)(text="second")
+    shows_second = f"?chat=players.{second.pk}"
+    quiet = Client(game.pk, alice, 0, query=shows_second)
+    assert chat_panels(await opening_frames(quiet)) == []
+    await quiet.close()
+    await db(ChatMessage.objects.filter(pk=first.pk).update)(hidden=True)
+    hidden = Client(game.pk, alice, 0, query=shows_second)
+    (panel,) = chat_panels(await opening_frames(hidden))
+    assert "second" in panel and ">first<" not in panel
+    await hidden.close()
+    await db(ChatMessage.objects.filter(pk=first.pk).update)(hidden=False)
+    await db(chat_mute)(user=alice, username="bob")
+    muted = Client(game.pk, alice, 0, query=shows_second)
+    (panel,) = chat_panels(await opening_frames(muted))
+    assert ">second<" not in panel and "chat-muted" in panel, panel
+    await muted.close()
+    await db(chat_unmute)(user=alice, username="bob")
 
     # The quiet socket knows what its page shows: its next ask brings the line it missed
     # (said without a socket), then nothing more; and it hears what is said next.
