@@ -20,6 +20,7 @@ from datetime import datetime
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.module_loading import import_string
 
@@ -43,19 +44,30 @@ THINKING_AT_ONCE = settings.COINS_THINKING_PROCESSES  # searches at once per run
 def claim_and_run() -> int | flow.Thinking | None:
     """Serve the game that has been due longest, if any; return its id (or what a search
     bot must think about), or None when nothing is due."""
+    return claim_and_run_next()[0]
+
+
+def claim_and_run_next() -> tuple[int | flow.Thinking | None, bool]:
+    """``claim_and_run``, and whether another game was due as this one was claimed (read in
+    the claim's statement). A runner that served the last due game naps at once: it spent a
+    look (a transaction of its own) finding the schedule empty after every game, and its nap
+    reads the schedule anyway (a game made due meanwhile, this one again included, is
+    served when the nap ends: after ``alarm.MIN_NAP`` if it is due already)."""
     with counted("bot") as box, transaction.atomic():
         box["moves"] = 0  # a look at the schedule costs queries too: counted, no card
         now = timezone.now()
+        others_due = Game.objects.filter(due_at__lte=now).exclude(pk=OuterRef("pk"))
         claimed = (
             Game.objects.select_for_update(skip_locked=True)
             .filter(due_at__lte=now)
+            .annotate(more=Exists(others_due))
             .order_by("due_at")
-            .values_list("pk", "due_at")
+            .values_list("pk", "due_at", "more")
             .first()
         )
         if claimed is None:
-            return None
-        due, due_at = claimed
+            return None, False
+        due, due_at, more = claimed
         runner_lag((now - due_at).total_seconds())  # how late this game's work is served
         try:
             with transaction.atomic():
@@ -63,17 +75,17 @@ def claim_and_run() -> int | flow.Thinking | None:
         except Exception:  # this game only: put it back later, serve the others meanwhile
             log.exception("Game %s failed its due work; trying again in %s", due, RETRY_AFTER)
             retry_later(due)
-            return due
+            return due, more
         if isinstance(outcome, flow.Served):
             box["moves"] = outcome.cards
-        return outcome if isinstance(outcome, flow.Thinking) else due
+        return (outcome if isinstance(outcome, flow.Thinking) else due), more
 
 
 async def run_due_tables(limit: int = 100) -> int:
     """Serve due games until none is due (at most ``limit``); return how many were served."""
-    served = 0
-    while served < limit:
-        outcome = await in_db_thread(claim_and_run)()
+    served, more = 0, True
+    while more and served < limit:
+        outcome, more = await in_db_thread(claim_and_run_next)()
         if outcome is None:
             break
         if isinstance(outcome, flow.Thinking):

@@ -260,6 +260,41 @@ def test_a_game_whose_due_work_fails_waits_and_the_others_are_served(alice, bob,
     assert runner.claim_and_run() == fine.pk  # served, not stuck behind the broken one
 
 
+def test_a_claim_says_whether_another_game_is_due_so_the_runner_looks_no_more(
+    alice, bob, monkeypatch
+):
+    """The claim's statement says whether another game waits: after the last due game the
+    runner naps (its nap reads the schedule) instead of looking once more for nothing. Each
+    game's due work here only takes it off the schedule."""
+    import asyncio
+
+    from games.table import runner
+
+    def run_due(game_id, now=None):
+        Game.objects.filter(pk=game_id).update(due_at=None)
+
+    monkeypatch.setattr(flow, "run_due", run_due)
+    first = services.game_create(creator=alice, target=10, seat_kinds=["me", "random", "random"])
+    second = services.game_create(creator=bob, target=10, seat_kinds=["me", "random", "random"])
+    Game.objects.update(due_at=None)
+    Game.objects.filter(pk=first.pk).update(due_at=timezone.now() - timedelta(seconds=5))
+    Game.objects.filter(pk=second.pk).update(due_at=timezone.now() - timedelta(seconds=1))
+    assert runner.claim_and_run_next() == (first.pk, True)
+    assert runner.claim_and_run_next() == (second.pk, False)
+    assert runner.claim_and_run_next() == (None, False)
+
+    claims = []
+    answers = iter([(first.pk, True), (second.pk, False), (None, False)])
+
+    def claim_and_run_next():
+        claims.append(1)
+        return next(answers)
+
+    monkeypatch.setattr(runner, "claim_and_run_next", claim_and_run_next)
+    assert asyncio.run(runner.run_due_tables()) == 2
+    assert len(claims) == 2  # no third look
+
+
 def test_an_ended_game_stays_due_until_it_is_queued_for_rating(alice, monkeypatch):
     from ratings import queue
 
