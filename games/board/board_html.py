@@ -11,13 +11,13 @@ language. As with ``{% translate %}``, translated words go in as they are; value
 
 from __future__ import annotations
 
-from django.utils.translation import get_language, gettext, ngettext, pgettext
-
 from common.urls import reverse_kept
 from games.board.felt import escape, felt_html, kept_piece
+from games.board.words import get_language, gettext, in_board_language, ngettext, pgettext
 from games.templatetags.cards import hand_buttons
 
 
+@in_board_language
 def dealt_board(context) -> str:
     """The whole board of a dealt game still without a result (nearly every board a socket
     is sent) straight from its parts: the template engine only walked the tags around them,

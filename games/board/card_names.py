@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from django.utils.translation import get_language, pgettext, pgettext_lazy
-from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
 
+from games.board.words import get_language, pgettext
+from games.board.words import gettext as _
 from games.engine.cards import rank_of, suit_of
 from games.engine.tricks import PAIR, THREE_SUITS, trick_case
 

@@ -7,12 +7,12 @@ module's input: a `SeatView`, the seat rows (names, bots, scores) and the game r
 from __future__ import annotations
 
 from django.utils import timezone
-from django.utils.translation import get_language
-from django.utils.translation import gettext as _
 
 from accounts.selectors import is_bot_account, public_name
 from common.urls import reverse_kept
 from games.board.card_names import SUIT_NAMES, card_label, trick_why
+from games.board.words import get_language
+from games.board.words import gettext as _
 from games.bots import LEVEL_BOTS, bot_label
 from games.engine import (
     CARD_CODES,

@@ -22,6 +22,7 @@ from django.utils.safestring import SafeString
 from games.board.board_html import dealt_board
 from games.board.presenters import table_context
 from games.board.rematch_panel import rematch_panel
+from games.board.words import in_board_language
 from games.models import Game
 from games.realtime.presence import presence_of, seat_presence
 from games.signals import asked, rating_changes_of
@@ -29,6 +30,7 @@ from games.table.invites import invite_of, policy_of
 from games.table.loading import LoadedGame, game_load, seats_of
 
 
+@in_board_language
 def board_context(game: Game, viewer=None, loaded: LoadedGame | None = None) -> dict:
     """Return the table context for ``viewer`` (a user, or None for a spectator).
 

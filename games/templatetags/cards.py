@@ -7,7 +7,9 @@ string rather than an included template.
 from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language, gettext, gettext_noop
+from django.utils.translation import gettext_noop
+
+from games.board.words import get_language, gettext
 
 register = template.Library()
 
