@@ -22,6 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.selectors import is_bot_account
+from common.kept_rows import column_list, row_instance
 from games.engine import CARD_CODES, GameState
 from games.history.player_records import seats_dealt, seats_settle
 from games.models import Game, Hand, Presence, Seat
@@ -77,19 +78,12 @@ def game_after_writers(game_id: int) -> Game:
 
 
 def _game_row(db, game_id: int, lock: str) -> Game:
-    fields = Game._meta.concrete_fields
     with db.cursor() as cursor:
         cursor.execute(_game_lookup(db.vendor, lock), [game_id])
         row = cursor.fetchone()
     if row is None:
         raise GameNotFound(_("There is no such game."))
-    converters = _converters(db.vendor)
-    values = []
-    for field, value in zip(fields, row, strict=True):
-        for convert in converters[field.attname]:
-            value = convert(value, field, db)
-        values.append(value)
-    return Game.from_db(db.alias, [field.attname for field in fields], values)
+    return row_instance(Game, db, row)
 
 
 @cache
@@ -97,27 +91,8 @@ def _game_lookup(vendor: str, lock: str) -> str:
     """The statement reading one game row by id, written once per database vendor (joining
     the quoted columns on every move cost 1% of a busy server's Python time)."""
     quote = connection.ops.quote_name
-    columns = ", ".join(quote(f.column) for f in Game._meta.concrete_fields)
     table, key = quote(Game._meta.db_table), quote(Game._meta.pk.column)
-    return f"SELECT {columns} FROM {table} WHERE {key} = %s{lock}"
-
-
-_game_converters: dict[str, dict] = {}  # database vendor -> field -> converters
-
-
-def _converters(vendor: str) -> dict:
-    """What the ORM applies to each column of a game row read back (SQLite's datetimes
-    come back as text, for one), found once per database vendor."""
-    if vendor not in _game_converters:
-        table = Game._meta.db_table
-        _game_converters[vendor] = {
-            field.attname: [
-                *connection.ops.get_db_converters(field.get_col(table)),
-                *field.get_db_converters(connection),
-            ]
-            for field in Game._meta.concrete_fields
-        }
-    return _game_converters[vendor]
+    return f"SELECT {column_list(Game)} FROM {table} WHERE {key} = %s{lock}"
 
 
 class Table:

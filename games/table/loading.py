@@ -1,6 +1,8 @@
 """A game as its rows say: the engine state rebuilt from them, or this process's cached copy.
 
-Rebuilding costs two queries (hands, plays) after the game row: each play is replayed
+Rebuilding costs two statements after the game row (the seats with their people, the decks
+with the plays), each written once (``common.kept_rows``): a socket's first board of a game
+its process never saw, or a move after another process's, rebuilds. Each play is replayed
 through the engine, so a row that broke the rules could never load silently.
 """
 
@@ -8,7 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 
+from django.contrib.auth import get_user_model
+from django.db import connection
+
+from accounts.models import Profile
+from common.kept_rows import column_list, row_instance, width
 from games.engine import GameState, parse_card
 from games.models import Game, Hand, Play, Seat
 from games.table import state_cache
@@ -33,7 +41,49 @@ class LoadedGame:
 
 
 def seats_of(game: Game) -> list[Seat]:
-    return list(Seat.objects.filter(game=game).select_related("user__profile").order_by("number"))
+    """The game's seats in order, each with its person and their profile, as
+    ``select_related("user__profile")`` gives them: one statement, written once."""
+    with connection.cursor() as cursor:
+        cursor.execute(_seats_statement(connection.vendor), [game.pk])
+        rows = cursor.fetchall()
+    return [_seat_with_person(row) for row in rows]
+
+
+_PROFILE_KEY = Profile._meta.concrete_fields.index(Profile._meta.pk)
+
+
+def _seat_with_person(row) -> Seat:
+    user_model = get_user_model()
+    seat_end, user_end = width(Seat), width(Seat) + width(user_model)
+    seat = row_instance(Seat, connection, row[:seat_end])
+    user = None
+    if seat.user_id is not None:
+        user = row_instance(user_model, connection, row[seat_end:user_end])
+        profile = None
+        if row[user_end + _PROFILE_KEY] is not None:  # a person may have no profile yet
+            profile = row_instance(Profile, connection, row[user_end:])
+            Profile.user.field.set_cached_value(profile, user)
+        user_model.profile.related.set_cached_value(user, profile)
+    Seat.user.field.set_cached_value(seat, user)
+    return seat
+
+
+@cache
+def _seats_statement(vendor: str) -> str:
+    quote, user_model = connection.ops.quote_name, get_user_model()
+    seats, users = quote(Seat._meta.db_table), quote(user_model._meta.db_table)
+    profiles, user_key = quote(Profile._meta.db_table), quote(user_model._meta.pk.column)
+    return (
+        f"SELECT {column_list(Seat, 's')}, {column_list(user_model, 'u')},"
+        f" {column_list(Profile, 'p')} FROM {seats} s"
+        f" LEFT JOIN {users} u ON u.{user_key} = s.{_column(Seat, 'user')}"
+        f" LEFT JOIN {profiles} p ON p.{_column(Profile, 'user')} = u.{user_key}"
+        f" WHERE s.{_column(Seat, 'game')} = %s ORDER BY s.{_column(Seat, 'number')}"
+    )
+
+
+def _column(model, name: str) -> str:
+    return connection.ops.quote_name(model._meta.get_field(name).column)
 
 
 def game_load(game: Game, seats: list[Seat] | None = None) -> LoadedGame:
@@ -77,14 +127,9 @@ def _rebuild(game: Game, seats: list[Seat]) -> LoadedGame:
 
 def replay(game: Game) -> Iterator[tuple[GameState, str | None]]:
     """The game's state before its first card (with None), then after each card up to the
-    row's move count (with that card's code): one state, played on between answers. Two
-    queries (hands, plays) after the game row."""
-    decks = Hand.objects.filter(game=game).order_by("number").values_list("deck", flat=True)
-    plays = (
-        Play.objects.filter(game=game, sequence__lt=game.moves)
-        .order_by("sequence")
-        .values_list("seat", "card")
-    )
+    row's move count (with that card's code): one state, played on between answers. One
+    statement after the game row (``decks_and_plays``)."""
+    decks, plays = decks_and_plays(game)
     state = GameState(
         game.target,
         seed=game.seed,
@@ -97,3 +142,34 @@ def replay(game: Game) -> Iterator[tuple[GameState, str | None]]:
             raise CorruptGame(f"Game {game.pk}: seat {seat} played out of turn.")
         state.play(seat, card)
         yield state, card
+
+
+def decks_and_plays(game: Game) -> tuple[list[list[str]], list[tuple[int, str]]]:
+    """The game's decks, hand by hand, and its plays (seat, card) up to the row's move
+    count, in order: one statement."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _decks_and_plays_statement(connection.vendor), [game.pk, game.pk, game.moves]
+        )
+        rows = cursor.fetchall()
+    deck_field = Hand._meta.get_field("deck")
+    decks = [
+        deck_field.from_db_value(deck, None, connection) if isinstance(deck, str) else deck
+        for is_play, _order, deck, _seat, _card in rows
+        if not is_play
+    ]
+    plays = [(seat, card) for is_play, _order, _deck, seat, card in rows if is_play]
+    return decks, plays
+
+
+@cache
+def _decks_and_plays_statement(vendor: str) -> str:
+    quote = connection.ops.quote_name
+    hands, plays = quote(Hand._meta.db_table), quote(Play._meta.db_table)
+    number, deck = _column(Hand, "number"), _column(Hand, "deck")
+    sequence, seat, card = _column(Play, "sequence"), _column(Play, "seat"), _column(Play, "card")
+    return (
+        f"SELECT 0, {number}, {deck}, NULL, NULL FROM {hands} WHERE {_column(Hand, 'game')} = %s"
+        f" UNION ALL SELECT 1, {sequence}, NULL, {seat}, {card} FROM {plays}"
+        f" WHERE {_column(Play, 'game')} = %s AND {sequence} < %s ORDER BY 1, 2"
+    )

@@ -1,0 +1,109 @@
+"""A game's seats and its decks and plays, read by statements written once
+(``games/table/loading.py``, ``common/kept_rows.py``), are what the ORM reads: every field of
+every seat, person and profile, the related rows cached as ``select_related`` caches them (no
+statement to reach them, a missing profile missing the same way), and the same decks and plays
+in the same order; a game loaded from nothing is the same game."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.core.exceptions import ObjectDoesNotExist
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from accounts.models import Profile
+from games.engine import CARD_CODES
+from games.models import Game, Hand, Play, Seat
+from games.table import flow, state_cache
+from games.table import seats as services
+from games.table.loading import decks_and_plays, game_load, seats_of
+
+from .helpers import serve_due
+
+
+def fields_of(row) -> dict:
+    return {field.attname: getattr(row, field.attname) for field in row._meta.concrete_fields}
+
+
+def seen(view) -> dict:
+    return {name: getattr(view, name) for name in view.__slots__}
+
+
+def orm_seats(game: Game) -> list[Seat]:
+    return list(Seat.objects.filter(game=game).select_related("user__profile").order_by("number"))
+
+
+def profile_or_none(user):
+    try:
+        return user.profile
+    except ObjectDoesNotExist:
+        return None
+
+
+def assert_same_seats(kept: list[Seat], expected: list[Seat]) -> None:
+    assert len(kept) == len(expected)
+    with CaptureQueriesContext(connection) as reads:
+        for seat, orm in zip(kept, expected, strict=True):
+            assert fields_of(seat) == fields_of(orm)
+            assert seat._state.adding is False and seat._state.db == orm._state.db
+            assert (seat.user is None) == (orm.user is None)
+            if orm.user is None:
+                continue
+            assert fields_of(seat.user) == fields_of(orm.user)
+            profile, orm_profile = profile_or_none(seat.user), profile_or_none(orm.user)
+            assert (profile is None) == (orm_profile is None)
+            if orm_profile is not None:
+                assert fields_of(profile) == fields_of(orm_profile)
+                assert profile.user is seat.user
+    assert not reads.captured_queries  # every related row came with the seats
+
+
+@pytest.mark.django_db
+def test_a_tables_seats_people_and_profiles_are_what_the_orm_reads(alice, bob, make_user):
+    """A person with a display name, one whose profile is gone, a bot and an open seat."""
+    Profile.objects.filter(user=alice).update(display_name="Alice <the> Bold", language="fr")
+    game = services.game_create(creator=alice, target=10, seat_kinds=["me", "open", "careful"])
+    assert_same_seats(seats_of(game), orm_seats(game))  # one seat still open
+    no_profile = make_user("dora")
+    Profile.objects.filter(user=no_profile).delete()
+    services.seat_join(game_id=game.pk, user=no_profile)
+    game.refresh_from_db()
+    with CaptureQueriesContext(connection) as reads:
+        kept = seats_of(game)
+    assert len(reads.captured_queries) == 1
+    assert_same_seats(kept, orm_seats(game))
+    assert [seat.user_id for seat in kept] == [alice.pk, no_profile.pk, None]
+
+
+@pytest.mark.django_db
+def test_a_games_decks_and_plays_are_what_the_orm_reads_and_load_the_same_game(alice):
+    """Along a whole game against bots, across its hands: the decks and plays of the one
+    statement are the ORM's, and the game rebuilt from nothing is the one its moves made."""
+    game = services.game_quick_play(user=alice, bot="careful", target=10)
+    while True:
+        serve_due(game.pk, later=timedelta(minutes=1))  # bots' cards, as if they had paused
+        game.refresh_from_db()
+        decks, plays = decks_and_plays(game)
+        assert decks == list(
+            Hand.objects.filter(game=game).order_by("number").values_list("deck", flat=True)
+        )
+        assert plays == list(
+            Play.objects.filter(game=game, sequence__lt=game.moves)
+            .order_by("sequence")
+            .values_list("seat", "card")
+        )
+        if game.status != Game.Status.IN_PROGRESS:
+            break
+        loaded = game_load(game)
+        state_cache.clear()
+        with CaptureQueriesContext(connection) as reads:
+            rebuilt = game_load(game)
+        assert len(reads.captured_queries) == 2  # the seats, the decks with the plays
+        for seat in (0, 1, 2, None):
+            assert seen(rebuilt.state.view_for(seat)) == seen(loaded.state.view_for(seat))
+        view = rebuilt.state.view_for(0)
+        if view.to_play == 0:
+            flow.play_card(game_id=game.pk, user=alice, card=CARD_CODES[view.hand[0]])
+    assert len(decks) >= 2 and len(plays) == game.moves
