@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import time
 from datetime import timedelta
+from functools import cache
 
 from django.conf import settings
 from django.db import connection
@@ -45,15 +46,15 @@ def presence_join(*, game_id: int, channel: str, user, address: str | None, tab:
     """Note a socket at the table; return the table's presence with it, or raise
     ``TooManySockets`` (and forget the socket) when a cap refuses it. Runs outside any
     transaction, so that the row is visible to every other connection before we count.
-    Three statements (four with a tab): the row, one count over all tables, one over this
-    table, which is also the presence returned."""
+    Two statements (three with a tab): the row, then one count of this table's sockets by
+    person (also the presence returned) with the viewer's own over all tables."""
     user_id = user.pk if user is not None and user.is_authenticated else None
     if tab:  # the same tab's earlier socket, dead or closing: this one replaces it
         mine = Presence.objects.filter(user_id=user_id, tab=tab).exclude(channel=channel)
         _delete(mine if user_id else mine.filter(address=address))
     _note(game_id, channel, user_id, address if user_id is None else None, tab)
-    sockets = _sockets_at(game_id)
-    refusal = _over_a_cap(game_id, user_id, address, sockets)
+    sockets, everywhere = _sockets_here_and_everywhere(game_id, user_id, address)
+    refusal = _over_a_cap(user_id, sockets, everywhere)
     if refusal:
         _delete(Presence.objects.filter(channel=channel))
         raise TooManySockets(refusal)
@@ -62,22 +63,58 @@ def presence_join(*, game_id: int, channel: str, user, address: str | None, tab:
     return {**_presence(sockets), "sockets": sum(sockets.values())}
 
 
-def _over_a_cap(game_id: int, user_id: int | None, address: str | None, sockets: dict) -> str:
+def _over_a_cap(user_id: int | None, sockets: dict, everywhere: int) -> str:
     """The cap the live sockets (this one included) exceed, or "". ``sockets``: the live
-    sockets at this table by person (None: signed out)."""
-    live = Presence.objects.filter(seen_at__gte=timezone.now() - STALE_AFTER)
+    sockets at this table by person (None: signed out); ``everywhere``: the viewer's own
+    over all tables (a signed-out viewer's: those of their address)."""
     if user_id is not None:
         if sockets.get(user_id, 0) > settings.COINS_MAX_SOCKETS:
             return "tabs"
-        if live.filter(user_id=user_id).count() > settings.COINS_MAX_SOCKETS_PER_PERSON:
+        if everywhere > settings.COINS_MAX_SOCKETS_PER_PERSON:
             return "person"
         return ""
-    anonymous = live.filter(user__isnull=True)
-    if anonymous.filter(address=address).count() > settings.COINS_MAX_ANONYMOUS_PER_ADDRESS:
+    if everywhere > settings.COINS_MAX_ANONYMOUS_PER_ADDRESS:
         return "address"
     if sockets.get(None, 0) > settings.COINS_MAX_ANONYMOUS_PER_TABLE:
         return "watchers"
     return ""
+
+
+def _sockets_here_and_everywhere(
+    game_id: int, user_id: int | None, address: str | None
+) -> tuple[dict[int | None, int], int]:
+    """The table's live sockets by person (None: the signed-out visitors), and the viewer's
+    own live sockets over all tables: a person's, or a signed-out visitor's address's.
+    One statement, written once per kind of viewer."""
+    mine_key = user_id if user_id is not None else address
+    statement = _here_and_everywhere_statement(user_id is not None, mine_key is None)
+    since = connection.ops.adapt_datetimefield_value(timezone.now() - STALE_AFTER)
+    params = [game_id, since, game_id]
+    if mine_key is not None:
+        params.insert(1, mine_key)
+        params.append(mine_key)
+    with connection.cursor() as cursor:
+        cursor.execute(statement, params)
+        rows = cursor.fetchall()
+    sockets = {person: int(here) for person, here, _mine in rows if here}
+    return sockets, sum(int(mine) for _person, _here, mine in rows)
+
+
+@cache
+def _here_and_everywhere_statement(person: bool, no_address: bool) -> str:
+    quote = connection.ops.quote_name
+    table = quote(Presence._meta.db_table)
+    game, user = quote("game_id"), quote("user_id")
+    if person:
+        mine = f"{user} = %s"
+    else:
+        address = quote("address")
+        mine = f"{user} IS NULL AND " + (f"{address} IS NULL" if no_address else f"{address} = %s")
+    return (
+        f"SELECT {user}, SUM(CASE WHEN {game} = %s THEN 1 ELSE 0 END),"
+        f" SUM(CASE WHEN {mine} THEN 1 ELSE 0 END) FROM {table}"
+        f" WHERE {quote('seen_at')} >= %s AND ({game} = %s OR ({mine})) GROUP BY {user}"
+    )
 
 
 def _note(game_id: int, channel: str, user_id: int | None, address: str | None, tab: str):

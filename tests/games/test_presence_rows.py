@@ -1,11 +1,23 @@
 """A socket's presence row: what it costs the database to note and to forget, and that a
 socket noted twice (or a tab's new socket) leaves one row."""
 
+from collections import Counter
+from datetime import timedelta
+
 import pytest
 from django.db import connection
+from django.utils import timezone
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from games.models import Presence
-from games.realtime.presence import TooManySockets, presence_join, presence_leave
+from games.realtime.presence import (
+    STALE_AFTER,
+    TooManySockets,
+    _sockets_here_and_everywhere,
+    presence_join,
+    presence_leave,
+)
 from games.table import seats as services
 
 pytestmark = pytest.mark.django_db
@@ -16,13 +28,13 @@ def game(alice):
     return services.game_quick_play(user=alice, bot="random", target=5)
 
 
-def test_noting_a_socket_costs_three_statements_and_a_tab_one_more(
+def test_noting_a_socket_costs_two_statements_and_a_tab_one_more(
     game, alice, django_assert_num_queries
 ):
-    with django_assert_num_queries(3):
+    with django_assert_num_queries(2):  # the row; the table's and the person's counts
         reading = presence_join(game_id=game.pk, channel="one", user=alice, address="10.0.0.1")
     assert reading["users"] == [alice.pk] and reading["anonymous"] == 0
-    with django_assert_num_queries(4):  # the tab's earlier socket, replaced
+    with django_assert_num_queries(3):  # the tab's earlier socket, replaced
         presence_join(
             game_id=game.pk, channel="two", user=None, address="10.0.0.2", tab="tab-of-mine1"
         )
@@ -63,3 +75,48 @@ def test_a_refused_socket_leaves_no_row(game, alice, settings):
         presence_join(game_id=game.pk, channel="two", user=alice, address=None)
     assert refused.value.reason == "tabs"
     assert list(Presence.objects.values_list("channel", flat=True)) == ["one"]
+
+
+@given(
+    rows=st.lists(
+        st.tuples(
+            st.sampled_from(["here", "there"]),
+            st.sampled_from(["alice", "bob", None]),
+            st.sampled_from(["10.0.0.1", "10.0.0.2", None]),
+            st.booleans(),  # stale
+        ),
+        max_size=12,
+    ),
+    viewer=st.sampled_from(["alice", None]),
+    address=st.sampled_from(["10.0.0.1", None]),
+)
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+def test_the_one_count_is_the_table_by_person_and_the_viewers_own_everywhere(
+    game, alice, bob, rows, viewer, address
+):
+    """Any mix of live and stale sockets, here and at another table, of the viewer, of
+    others and of signed-out visitors from the viewer's address or another: the one
+    statement counts what the ORM's filters count."""
+    Presence.objects.all().delete()
+    people = {"alice": alice, "bob": bob, None: None}
+    elsewhere = services.game_quick_play(user=bob, bot="random", target=5)
+    now = timezone.now()
+    Presence.objects.bulk_create(
+        Presence(
+            game_id=game.pk if where == "here" else elsewhere.pk,
+            channel=f"c{number}",
+            user=people[person],
+            address=where_from if person is None else None,
+            seen_at=now - (STALE_AFTER * 2 if stale else timedelta(0)),
+        )
+        for number, (where, person, where_from, stale) in enumerate(rows)
+    )
+    user_id = people[viewer].pk if viewer else None
+    live = Presence.objects.filter(seen_at__gte=now - STALE_AFTER)
+    expected_here = Counter(live.filter(game_id=game.pk).values_list("user_id", flat=True))
+    mine = live.filter(user_id=user_id) if user_id else live.filter(user=None, address=address)
+    sockets, everywhere = _sockets_here_and_everywhere(game.pk, user_id, address)
+    assert sockets == dict(expected_here)
+    assert everywhere == mine.count()
