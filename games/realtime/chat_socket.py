@@ -24,8 +24,8 @@ from games.table.chat import (
     chat_report,
     chat_unmute,
     message_data,
+    muted_and_page_chat_stale,
     muted_ids,
-    page_chat_stale,
     said_since,
     shown_text,
 )
@@ -47,12 +47,14 @@ class ChatSocket:
 
         ``shown``: the room and latest message the page shows (``socket_calls.shown_chat``).
         When that is the viewer's room and nothing in it changed for the page
-        (``page_chat_stale``), no panel is sent (None): a new game's socket renders no
-        chat, reading one row at most to know it."""
-        self.muted = muted_ids(self.user)
+        (``muted_and_page_chat_stale``), no panel is sent (None): a new game's socket
+        renders no chat, in one statement that also reads whom the viewer muted."""
         room = ChatMessage.Room.PLAYERS if seated else ChatMessage.Room.SPECTATORS
-        same_room = shown is not None and shown[0] == room
-        if same_room and not page_chat_stale(self.game_id, room, shown[1], self.muted):
+        if shown is None or shown[0] != room:
+            self.muted = muted_ids(self.user)
+            return self._chat_panel(room, self.muted)
+        self.muted, stale = muted_and_page_chat_stale(self.game_id, self.user, room, shown[1])
+        if not stale:
             return None, shown[1]
         return self._chat_panel(room, self.muted)
 

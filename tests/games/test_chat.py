@@ -4,10 +4,14 @@ import re
 from datetime import timedelta
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
+from django.db.models import Q
 from django.utils import timezone, translation
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from games.engine import CARD_CODES
-from games.models import ChatMessage, ChatReport, Game
+from games.models import ChatMessage, ChatMute, ChatReport, Game
 from games.table import flow
 from games.table import seats as services
 from games.table.chat import (
@@ -17,7 +21,9 @@ from games.table.chat import (
     chat_post,
     chat_report,
     chat_unmute,
+    muted_and_page_chat_stale,
     muted_at_table,
+    muted_ids,
     shown_text,
 )
 from games.table.loading import game_load
@@ -197,3 +203,48 @@ def test_the_replay_shows_what_was_said_beside_its_trick(client, table, alice, b
     flow.resign(game_id=table.pk, user=bob)
     second = client.get(f"/games/{table.pk}/replay/?hand=1&trick=2").content.decode()
     assert "nice lead" in second and "watching you" in second  # once over, both rooms
+
+
+@given(
+    lines=st.lists(
+        st.tuples(st.sampled_from(["alice", "bob", "carol"]), st.booleans(), st.booleans()),
+        max_size=8,
+    ),  # (author, hidden, in the players' room)
+    mutes=st.sets(st.sampled_from([("alice", "bob"), ("alice", "carol"), ("bob", "alice")])),
+    viewer=st.sampled_from(["alice", "bob", None]),
+    seen_at=st.integers(min_value=-1, max_value=8),  # which line the page shows last
+    room=st.sampled_from(["players", "spectators"]),
+)
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+def test_the_opening_statement_reads_the_mutes_and_staleness_the_orm_reads(
+    table, alice, bob, carol, lines, mutes, viewer, seen_at, room
+):
+    """Any lines (hidden or not, by anyone, in either room), any mutes, any line the page
+    shows last (or none): the one statement of a socket's opening gives the viewer's mutes
+    and whether the page needs the panel as the ORM's filters give them."""
+    people = {"alice": alice, "bob": bob, "carol": carol}
+    ChatMessage.objects.filter(game=table).delete()
+    ChatMute.objects.all().delete()
+    said = ChatMessage.objects.bulk_create(
+        ChatMessage(
+            game=table,
+            user=people[author],
+            room="players" if players else "spectators",
+            text="hi",
+            moves=0,
+            hidden=hidden,
+        )
+        for author, hidden, players in lines
+    )
+    ChatMute.objects.bulk_create(
+        ChatMute(user=people[who], muted=people[whom]) for who, whom in mutes
+    )
+    user = people[viewer] if viewer else AnonymousUser()
+    seen = said[seen_at].pk if 0 <= seen_at < len(said) else 0
+    muted = muted_ids(user)
+    newer = Q(id__gt=seen, hidden=False) & ~Q(user_id__in=muted)
+    shown_changed = Q(id__lte=seen) & (Q(hidden=True) | Q(user_id__in=muted))
+    stale = ChatMessage.objects.filter(game=table, room=room).filter(newer | shown_changed).exists()
+    assert muted_and_page_chat_stale(table.pk, user, room, seen) == (muted, stale)
