@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 
 from games.models import Game
 from games.signals import asked, table_policy
+from games.table.loading import game_row
 
 SESSION_KEY = "coins_invites"
 REMEMBERED = 20  # invites kept per session, newest last
@@ -86,7 +87,7 @@ def table_for(request: HttpRequest, game_id: int) -> Game:
     """The table ``game_id`` if this visitor may see it: the one access rule of pages and
     sockets. Raises ``Game.DoesNotExist`` if there is none, ``HiddenTable`` if it is private
     to others."""
-    game = Game.objects.filter(pk=game_id).first()
+    game = game_row(game_id)
     if game is None:
         raise Game.DoesNotExist
     if not may_view(request, game):

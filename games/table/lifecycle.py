@@ -13,16 +13,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime, timedelta
-from functools import cache, partial
+from functools import partial
 
 from django.conf import settings
-from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.db.transaction import TransactionManagementError
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.selectors import is_bot_account
-from common.kept_rows import column_list, row_instance
 from games.engine import CARD_CODES, GameState
 from games.history.player_records import seats_dealt, seats_settle
 from games.models import Game, Hand, Presence, Seat
@@ -31,7 +30,7 @@ from games.realtime.push import notify_table, programs_seen
 from games.signals import game_over, turn_began
 from games.table import alarm, state_cache
 from games.table.errors import GameNotFound
-from games.table.loading import LoadedGame, game_load, remember
+from games.table.loading import LoadedGame, game_load, game_row, remember
 from games.table.move_rows import MoveRows, NeedsLock
 from games.table.options import QUEUE_BOT, SLOW_CLOCK
 
@@ -78,21 +77,10 @@ def game_after_writers(game_id: int) -> Game:
 
 
 def _game_row(db, game_id: int, lock: str) -> Game:
-    with db.cursor() as cursor:
-        cursor.execute(_game_lookup(db.vendor, lock), [game_id])
-        row = cursor.fetchone()
-    if row is None:
+    game = game_row(game_id, lock, db)
+    if game is None:
         raise GameNotFound(_("There is no such game."))
-    return row_instance(Game, db, row)
-
-
-@cache
-def _game_lookup(vendor: str, lock: str) -> str:
-    """The statement reading one game row by id, written once per database vendor (joining
-    the quoted columns on every move cost 1% of a busy server's Python time)."""
-    quote = connection.ops.quote_name
-    table, key = quote(Game._meta.db_table), quote(Game._meta.pk.column)
-    return f"SELECT {column_list(Game)} FROM {table} WHERE {key} = %s{lock}"
+    return game
 
 
 class Table:

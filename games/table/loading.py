@@ -40,6 +40,23 @@ class LoadedGame:
         return next((seat for seat in self.seats if seat.user_id == user.pk), None)
 
 
+def game_row(game_id: int, lock: str = "", db=connection) -> Game | None:
+    """The game row by id (``lock``: a locking clause, " FOR UPDATE" say), or None. A plain
+    statement, written once per vendor, and ``Model.from_db``: building the ORM's query cost
+    more than the lookup itself, and every move and every socket starts with one."""
+    with db.cursor() as cursor:
+        cursor.execute(_game_lookup(db.vendor, lock), [game_id])
+        row = cursor.fetchone()
+    return None if row is None else row_instance(Game, db, row)
+
+
+@cache
+def _game_lookup(vendor: str, lock: str) -> str:
+    quote = connection.ops.quote_name
+    table, key = quote(Game._meta.db_table), quote(Game._meta.pk.column)
+    return f"SELECT {column_list(Game)} FROM {table} WHERE {key} = %s{lock}"
+
+
 def seats_of(game: Game) -> list[Seat]:
     """The game's seats in order, each with its person and their profile, as
     ``select_related("user__profile")`` gives them: one statement, written once."""
