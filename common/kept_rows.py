@@ -54,3 +54,12 @@ def row_instance(model, db, values):
             value = convert(value, column, db)
         converted.append(value)
     return model.from_db(db.alias, _attnames(model), converted)
+
+
+def field_value(model, name: str, db, value):
+    """One column of ``model`` read back raw (by ``name``), converted as the ORM would."""
+    index = _attnames(model).index(model._meta.get_field(name).attname)
+    column, converters = _converters(model, db.vendor)[index]
+    for convert in converters:
+        value = convert(value, column, db)
+    return value

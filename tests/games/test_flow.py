@@ -295,6 +295,53 @@ def test_a_claim_says_whether_another_game_is_due_so_the_runner_looks_no_more(
     assert len(claims) == 2  # no third look
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_claimed_game_is_skipped_by_another_runner_that_takes_the_next(alice, bob):
+    """Two runners at once: the one that looks while the other holds the game due longest
+    takes the next (``SKIP LOCKED``), and both know another game is due; with none left
+    unlocked, the second finds nothing. One statement a claim."""
+    import threading
+
+    from django.db import connection, transaction
+    from django.test.utils import CaptureQueriesContext
+
+    from games.table import runner
+
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite serves every call in one thread: no other runner can look")
+    first = services.game_create(creator=alice, target=10, seat_kinds=["me", "random", "random"])
+    second = services.game_create(creator=bob, target=10, seat_kinds=["me", "random", "random"])
+    Game.objects.update(due_at=None)
+    Game.objects.filter(pk=first.pk).update(due_at=timezone.now() - timedelta(seconds=5))
+    Game.objects.filter(pk=second.pk).update(due_at=timezone.now() - timedelta(seconds=1))
+    seen = []
+
+    def other_runner():
+        try:
+            with transaction.atomic():
+                seen.append(runner._claim_due(timezone.now()))
+                looked.set()
+                held.wait(10)  # keeps the second game until the main runner has looked
+        finally:
+            connection.close()
+
+    looked, held = threading.Event(), threading.Event()
+    with transaction.atomic():
+        with CaptureQueriesContext(connection) as reads:
+            mine = runner._claim_due(timezone.now())
+        assert len(reads.captured_queries) == 1
+        assert mine[0] == first.pk and mine[2] is True
+        assert abs(mine[1] - (timezone.now() - timedelta(seconds=5))) < timedelta(seconds=2)
+        thread = threading.Thread(target=other_runner)
+        thread.start()
+        assert looked.wait(10)  # a runner that waited for our lock would never look
+        assert seen[0][0] == second.pk and seen[0][2] is True
+    held.set()
+    thread.join()
+    Game.objects.filter(pk=first.pk).update(due_at=None)
+    assert runner._claim_due(timezone.now())[0] == second.pk  # released: its turn now
+
+
 def test_an_ended_game_stays_due_until_it_is_queued_for_rating(alice, monkeypatch):
     from ratings import queue
 
