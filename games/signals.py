@@ -2,8 +2,9 @@
 
 from django.dispatch import Signal
 
-# Sent, with ``game_id``, inside the transaction of a finished game's aftermath (finished, or
-# abandoned after its deal): a receiver that fails leaves the game due, to be tried again.
+# Sent, with ``game_id`` and ``game`` (its row as the aftermath locked it), inside the
+# transaction of a finished game's aftermath (finished, or abandoned after its deal): a
+# receiver that fails leaves the game due, to be tried again.
 game_over = Signal()
 
 

@@ -30,18 +30,16 @@ LANE_LOCK = 0x436F696F  # one lane rates at a time: games are rated in the order
 MAX_ATTEMPTS = 5  # a game whose rating failed this often stays queued, left alone (logged)
 
 
-def game_queue(*, game_id: int) -> None:
+def game_queue(*, game_id: int, game: Game | None = None) -> None:
     """Queue a finished game for rating (inside its aftermath's transaction); once only.
-    Games no rating counts (casual, or closed before their deal) are not queued."""
-    game = (
-        Game.objects.filter(pk=game_id, is_rated=True, status__in=RATED_STATUSES)
-        .exclude(started_at=None)
-        .values("finished_at")
-        .first()
-    )
-    if game is not None:
+    Games no rating counts (casual, or closed before their deal) are not queued. ``game``:
+    its row as the aftermath locked it, when the caller has it (no statement to read it)."""
+    if game is None:
+        game = Game.objects.filter(pk=game_id).first()
+    counts = game is not None and game.is_rated and game.status in RATED_STATUSES
+    if counts and game.started_at is not None:
         RatingQueue.objects.bulk_create(
-            [RatingQueue(game_id=game_id, finished_at=game["finished_at"])],
+            [RatingQueue(game_id=game_id, finished_at=game.finished_at)],
             ignore_conflicts=True,
         )
 

@@ -30,11 +30,11 @@ log = logging.getLogger(__name__)
 
 
 @receiver(game_over)
-def queue_finished_game(sender, game_id: int, **kwargs) -> None:
+def queue_finished_game(sender, game_id: int, game=None, **kwargs) -> None:
     """Queue the game for a ratings lane inside its aftermath's transaction (idempotent):
     the runner never waits for the rating lock. A failure leaves the aftermath due, and the
     runner tries again a little later."""
-    game_queue(game_id=game_id)
+    game_queue(game_id=game_id, game=game)
 
 
 @receiver(player_page)

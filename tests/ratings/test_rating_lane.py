@@ -31,6 +31,25 @@ def unrated(*games: Game) -> None:
         game_queue(game_id=game.pk)
 
 
+def test_the_aftermath_queues_with_the_row_it_locked_in_one_statement(
+    django_user_model, django_assert_num_queries
+):
+    """Given the game's row (the aftermath's), queueing reads nothing: one statement, the
+    insert; and it decides as a read of the row would, for rated and casual games."""
+    alice = django_user_model.objects.create_user("al")
+    game = finish(alice, ["me", "random", "random"])
+    unrated(game)
+    RatingQueue.objects.all().delete()
+    with django_assert_num_queries(1):
+        game_queue(game_id=game.pk, game=game)
+    assert RatingQueue.objects.get().finished_at == game.finished_at
+    RatingQueue.objects.all().delete()
+    game.is_rated = False
+    with django_assert_num_queries(0):
+        game_queue(game_id=game.pk, game=game)
+    assert not RatingQueue.objects.exists()
+
+
 def test_a_game_is_queued_once_and_casual_games_not_at_all(django_user_model):
     alice = django_user_model.objects.create_user("al")
     game = finish(alice, ["me", "random", "random"])
