@@ -21,7 +21,9 @@ LANGUAGES = [code for code, _name in settings.LANGUAGES]
 def message_ids() -> set:
     """Every message id Django has in any language (the project's and Django's apps'),
     English included, which translates none of them."""
-    return {key for code in LANGUAGES for key in trans_real.translation(code)._catalog.keys()}
+    catalogues = [trans_real.translation(code)._catalog for code in LANGUAGES]
+    # Django's TranslationCatalog has keys() but no iteration of its own.
+    return {key for catalogue in catalogues for key in catalogue.keys()}  # noqa: SIM118
 
 
 @words.in_board_language
