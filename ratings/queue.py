@@ -21,8 +21,9 @@ from django.db.models import F
 from games.models import Game
 from games.realtime.push import notify_table
 
+from .locks import RATING_LOCK
 from .models import RatingQueue
-from .services import RATED_STATUSES, RATING_LOCK, game_rate
+from .services import RATED_STATUSES, game_rate
 
 log = logging.getLogger(__name__)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 from openskill.models import PlackettLuce
@@ -12,6 +12,7 @@ from common.bulk_rows import rows_update
 from games.engine.ranking import ranks_of
 from games.models import Game, Seat
 
+from .locks import rating_lock_take
 from .models import DEFAULT_MU, DEFAULT_SIGMA, PlayerRating, RatingEvent
 from .standings import standings_count
 
@@ -47,26 +48,6 @@ def _ratings_locked(seats: list[Seat]) -> list[PlayerRating]:
         )
         found = locked()
     return [found[_rating_key(seat)] for seat in seats]
-
-
-RATING_LOCK = 0x436F696E  # "Coin": the advisory lock that keeps rating and recompute apart
-
-
-def rating_lock_take(*, exclusive: bool) -> None:
-    """Hold the rating lock until the transaction ends: shared by games being rated (they run
-    side by side), exclusive for a recompute's swap (no game is rated while the rebuilt
-    ratings take the place of the old). SQLite has one writer at a time already."""
-    advisory_lock("pg_advisory_xact_lock" if exclusive else "pg_advisory_xact_lock_shared")
-
-
-def advisory_lock(function: str, key: int = RATING_LOCK) -> bool:
-    """Call PostgreSQL's advisory lock ``function`` on ``key``; whether it was taken (the
-    waiting ones always are). Elsewhere (SQLite: one writer at a time) always True."""
-    if connection.vendor != "postgresql":
-        return True
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT {function}(%s)", [key])
-        return cursor.fetchone()[0] is not False
 
 
 @transaction.atomic(savepoint=False)  # a caller's transaction (the queue's) has its own

@@ -17,6 +17,7 @@ from django.db import transaction
 
 from common.bulk_rows import rows_insert, rows_update
 
+from .locks import rating_lock_take
 from .models import Leaderboard, RatingEvent, Standing
 
 BATCH = 2000
@@ -177,8 +178,16 @@ class StandingsBuilt:
 @transaction.atomic
 def standings_rebuild(*, board: Leaderboard | None = None) -> int:
     """Rebuild the standings of ``board`` (else of every kept board) from the rating events,
-    in the order the games ended; return the number of lines written."""
+    in the order the games ended; return the number of lines written.
+
+    Under the rating lock, exclusive: a board is saved (and seen by the ratings lanes) before
+    its standings are rebuilt, so a game rated meanwhile writes lines for it too. Without the
+    lock, the two transactions waited on each other (the rebuild's new lines for the lane's
+    rating rows, the lane's lines for the rebuild's) and PostgreSQL cancelled one: a
+    deadlock. Now the rebuild waits for games being rated, then replaces what they wrote."""
     from .selectors import board_events
+
+    rating_lock_take(exclusive=True)
 
     boards = [board] if board is not None else kept_boards()
     Standing.objects.filter(leaderboard__in=boards).delete()

@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from games.models import Game
 
+from .locks import rating_lock_take
 from .models import (
     DEFAULT_MU,
     DEFAULT_SIGMA,
@@ -23,7 +24,6 @@ from .models import (
     RatingsRecompute,
     RebuiltEvent,
 )
-from .services import rating_lock_take
 from .standings import standings_rebuild
 
 # The rebuilt rows' columns, which the rating events have too (and their events' attributes).

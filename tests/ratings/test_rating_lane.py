@@ -10,9 +10,9 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from games.models import Game
+from ratings.locks import rating_lock_take
 from ratings.models import PlayerRating, RatingEvent, RatingQueue
 from ratings.queue import MAX_ATTEMPTS, game_queue, queued_rate, queued_rate_next
-from ratings.services import rating_lock_take
 from tests.games.helpers import at_once
 from tests.ratings.test_ratings import finish
 
@@ -210,3 +210,70 @@ def test_a_lane_passes_while_a_swap_holds_the_rating_lock(django_user_model):
         release.set()
         thread.join()
     assert queued_rate() == 1 and RatingEvent.objects.filter(game=game).count() == 3
+
+
+@postgresql_only
+@pytest.mark.django_db(transaction=True)
+def test_a_board_rebuilt_while_a_game_is_rated_waits_instead_of_deadlocking(django_user_model):
+    """A board is saved (the lanes see it) before its standings are rebuilt. A game rated in
+    between wrote lines for the board while the rebuild wrote its own: each transaction then
+    waited for the other (the lane's line for the rebuild's, the rebuild's commit for the
+    lane's rating rows) and PostgreSQL cancelled one. The rebuild now holds the rating lock:
+    the lane waits for it, then counts its game on the rebuilt lines."""
+    from django.db import OperationalError
+
+    from ratings.models import Leaderboard, Standing
+    from ratings.services import game_rate
+    from ratings.standings import standings_rebuild
+
+    alice = django_user_model.objects.create_user("al")
+    finish(alice, ["me", "random", "random"])
+    later = finish(alice, ["me", "random", "random"])
+    RatingEvent.objects.filter(game=later).delete()  # as if its rating were under way
+    board = Leaderboard.objects.bulk_create([Leaderboard(name="All time", slug="all-time")])[0]
+    rebuilt, release, waiting, errors = (threading.Event(), threading.Event(), [], [])
+
+    def rebuild():
+        try:
+            with transaction.atomic():  # the rebuild's lines, not yet committed
+                standings_rebuild(board=board)
+                rebuilt.set()
+                release.wait(30)
+        except OperationalError as error:
+            errors.append(error)
+        finally:
+            connection.close()
+
+    def rate():
+        try:
+            waiting.append(connection.cursor().connection.info.backend_pid)
+            game_rate(game_id=later.pk)
+        except OperationalError as error:
+            errors.append(error)
+        finally:
+            connection.close()
+
+    rebuilding = threading.Thread(target=rebuild)
+    rebuilding.start()
+    assert rebuilt.wait(30)
+    rating = threading.Thread(target=rate)
+    rating.start()
+    for _ in range(3000):  # until the lane waits on a lock (the rebuild's), 30 s at most
+        if waiting and Game.objects.raw(
+            "SELECT 1 AS id FROM pg_stat_activity WHERE pid = %s AND wait_event_type = 'Lock'",
+            [waiting[0]],
+        ):
+            break
+        threading.Event().wait(0.01)
+    else:
+        raise AssertionError("the rating never waited")
+    release.set()
+    rebuilding.join(60)
+    rating.join(60)
+    assert not errors
+    counted = sorted(Standing.objects.filter(leaderboard=board).values_list("rating_id", "games"))
+    standings_rebuild(board=board)  # from every event: what the two left must be the same
+    assert counted == sorted(
+        Standing.objects.filter(leaderboard=board).values_list("rating_id", "games")
+    )
+    assert RatingEvent.objects.filter(game=later).count() == 3
