@@ -40,10 +40,15 @@ class LoadedGame:
         return next((seat for seat in self.seats if seat.user_id == user.pk), None)
 
 
+BIGINT = 2**63  # ids are 64-bit
+
+
 def game_row(game_id: int, lock: str = "", db=connection) -> Game | None:
     """The game row by id (``lock``: a locking clause, " FOR UPDATE" say), or None. A plain
     statement, written once per vendor, and ``Model.from_db``: building the ORM's query cost
     more than the lookup itself, and every move and every socket starts with one."""
+    if not -BIGINT <= game_id < BIGINT:  # an address's number past any id (SQLite refuses it)
+        return None
     with db.cursor() as cursor:
         cursor.execute(_game_lookup(db.vendor, lock), [game_id])
         row = cursor.fetchone()

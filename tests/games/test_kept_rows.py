@@ -107,3 +107,11 @@ def test_a_games_decks_and_plays_are_what_the_orm_reads_and_load_the_same_game(a
         if view.to_play == 0:
             flow.play_card(game_id=game.pk, user=alice, card=CARD_CODES[view.hand[0]])
     assert len(decks) >= 2 and len(plays) == game.moves
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("game_id", ["99999999999999999999999", "9223372036854775808", "0"])
+def test_a_table_address_past_any_id_is_a_404(client, game_id):
+    """The kept statement is given no number the database refuses (SQLite raised
+    ``OverflowError``): no such game, as the ORM's lookup said."""
+    assert client.get(f"/games/{game_id}/").status_code == 404
