@@ -16,6 +16,17 @@ from functools import cache
 from django.db import connection
 
 
+def table_name(model) -> str:
+    """The model's table, quoted."""
+    return connection.ops.quote_name(model._meta.db_table)
+
+
+def column(model, name: str) -> str:
+    """The column of the model's field ``name`` ("pk" for its key), quoted."""
+    field = model._meta.pk if name == "pk" else model._meta.get_field(name)
+    return connection.ops.quote_name(field.column)
+
+
 def column_list(model, alias: str = "") -> str:
     """The model's concrete columns, quoted (``alias.`` before each when given)."""
     quote = connection.ops.quote_name

@@ -24,6 +24,7 @@ from django.db import connection
 from django.db.models import Count
 from django.utils import timezone
 
+from common.kept_rows import column, table_name
 from games.models import Presence, Seat
 
 TOUCH_EVERY = 30  # seconds between a socket's refreshes of its row
@@ -102,18 +103,17 @@ def _sockets_here_and_everywhere(
 
 @cache
 def _here_and_everywhere_statement(person: bool, no_address: bool) -> str:
-    quote = connection.ops.quote_name
-    table = quote(Presence._meta.db_table)
-    game, user = quote("game_id"), quote("user_id")
+    table, seen = table_name(Presence), column(Presence, "seen_at")
+    game, user = column(Presence, "game"), column(Presence, "user")
     if person:
         mine = f"{user} = %s"
     else:
-        address = quote("address")
+        address = column(Presence, "address")
         mine = f"{user} IS NULL AND " + (f"{address} IS NULL" if no_address else f"{address} = %s")
     return (
         f"SELECT {user}, SUM(CASE WHEN {game} = %s THEN 1 ELSE 0 END),"
         f" SUM(CASE WHEN {mine} THEN 1 ELSE 0 END) FROM {table}"
-        f" WHERE {quote('seen_at')} >= %s AND ({game} = %s OR ({mine})) GROUP BY {user}"
+        f" WHERE {seen} >= %s AND ({game} = %s OR ({mine})) GROUP BY {user}"
     )
 
 

@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from accounts.selectors import public_name
+from common.kept_rows import column, table_name
 from games.models import ChatMessage, ChatMute, ChatReport, Game, Seat
 
 MAX_LENGTH = 200
@@ -217,16 +218,16 @@ def muted_and_page_chat_stale(game_id: int, viewer, room: str, seen: int) -> tup
 
 @cache
 def _muted_and_stale_statement(vendor: str) -> str:
-    quote = connection.ops.quote_name
-    mutes, lines = quote(ChatMute._meta.db_table), quote(ChatMessage._meta.db_table)
-    muted, by = quote(ChatMute.muted.field.column), quote(ChatMute.user.field.column)
-    author, hidden = quote(ChatMessage.user.field.column), quote("hidden")
-    line = quote(ChatMessage._meta.pk.column)
+    mutes, lines = table_name(ChatMute), table_name(ChatMessage)
+    muted, by = column(ChatMute, "muted"), column(ChatMute, "user")
+    author, hidden = column(ChatMessage, "user"), column(ChatMessage, "hidden")
+    line, game = column(ChatMessage, "pk"), column(ChatMessage, "game")
+    room = column(ChatMessage, "room")
     muted_by_viewer = f"SELECT {muted} FROM {mutes} WHERE {by} = %s"
     return (
         f"SELECT {muted}, 0 FROM {mutes} WHERE {by} = %s"
         f" UNION ALL SELECT NULL, 1 WHERE EXISTS (SELECT 1 FROM {lines}"
-        f" WHERE {quote(ChatMessage.game.field.column)} = %s AND {quote('room')} = %s"
+        f" WHERE {game} = %s AND {room} = %s"
         f" AND (({line} > %s AND NOT {hidden} AND {author} NOT IN ({muted_by_viewer}))"
         f" OR ({line} <= %s AND ({hidden} OR {author} IN ({muted_by_viewer})))))"
     )

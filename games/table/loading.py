@@ -16,7 +16,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 
 from accounts.models import Profile
-from common.kept_rows import column_list, row_instance, width
+from common.kept_rows import column, column_list, row_instance, table_name, width
 from games.engine import GameState, parse_card
 from games.models import Game, Hand, Play, Seat
 from games.table import state_cache
@@ -57,9 +57,8 @@ def game_row(game_id: int, lock: str = "", db=connection) -> Game | None:
 
 @cache
 def _game_lookup(vendor: str, lock: str) -> str:
-    quote = connection.ops.quote_name
-    table, key = quote(Game._meta.db_table), quote(Game._meta.pk.column)
-    return f"SELECT {column_list(Game)} FROM {table} WHERE {key} = %s{lock}"
+    key = column(Game, "pk")
+    return f"SELECT {column_list(Game)} FROM {table_name(Game)} WHERE {key} = %s{lock}"
 
 
 def seats_of(game: Game) -> list[Seat]:
@@ -92,20 +91,16 @@ def _seat_with_person(row) -> Seat:
 
 @cache
 def _seats_statement(vendor: str) -> str:
-    quote, user_model = connection.ops.quote_name, get_user_model()
-    seats, users = quote(Seat._meta.db_table), quote(user_model._meta.db_table)
-    profiles, user_key = quote(Profile._meta.db_table), quote(user_model._meta.pk.column)
+    user_model = get_user_model()
+    seats, users, profiles = table_name(Seat), table_name(user_model), table_name(Profile)
+    user_key = column(user_model, "pk")
     return (
         f"SELECT {column_list(Seat, 's')}, {column_list(user_model, 'u')},"
         f" {column_list(Profile, 'p')} FROM {seats} s"
-        f" LEFT JOIN {users} u ON u.{user_key} = s.{_column(Seat, 'user')}"
-        f" LEFT JOIN {profiles} p ON p.{_column(Profile, 'user')} = u.{user_key}"
-        f" WHERE s.{_column(Seat, 'game')} = %s ORDER BY s.{_column(Seat, 'number')}"
+        f" LEFT JOIN {users} u ON u.{user_key} = s.{column(Seat, 'user')}"
+        f" LEFT JOIN {profiles} p ON p.{column(Profile, 'user')} = u.{user_key}"
+        f" WHERE s.{column(Seat, 'game')} = %s ORDER BY s.{column(Seat, 'number')}"
     )
-
-
-def _column(model, name: str) -> str:
-    return connection.ops.quote_name(model._meta.get_field(name).column)
 
 
 def game_load(game: Game, seats: list[Seat] | None = None) -> LoadedGame:
@@ -186,12 +181,11 @@ def decks_and_plays(game: Game) -> tuple[list[list[str]], list[tuple[int, str]]]
 
 @cache
 def _decks_and_plays_statement(vendor: str) -> str:
-    quote = connection.ops.quote_name
-    hands, plays = quote(Hand._meta.db_table), quote(Play._meta.db_table)
-    number, deck = _column(Hand, "number"), _column(Hand, "deck")
-    sequence, seat, card = _column(Play, "sequence"), _column(Play, "seat"), _column(Play, "card")
+    hands, plays = table_name(Hand), table_name(Play)
+    number, deck = column(Hand, "number"), column(Hand, "deck")
+    sequence, seat, card = column(Play, "sequence"), column(Play, "seat"), column(Play, "card")
     return (
-        f"SELECT 0, {number}, {deck}, NULL, NULL FROM {hands} WHERE {_column(Hand, 'game')} = %s"
+        f"SELECT 0, {number}, {deck}, NULL, NULL FROM {hands} WHERE {column(Hand, 'game')} = %s"
         f" UNION ALL SELECT 1, {sequence}, NULL, {seat}, {card} FROM {plays}"
-        f" WHERE {_column(Play, 'game')} = %s AND {sequence} < %s ORDER BY 1, 2"
+        f" WHERE {column(Play, 'game')} = %s AND {sequence} < %s ORDER BY 1, 2"
     )

@@ -26,7 +26,7 @@ from django.utils.module_loading import import_string
 
 from coins_site.monitoring import runner_lag
 from coins_site.operations import heartbeat
-from common.kept_rows import field_value
+from common.kept_rows import column, field_value, table_name
 from common.metrics import counted
 from games.models import Game
 from games.realtime.db_threads import in_background_thread, in_db_thread
@@ -92,8 +92,7 @@ def _claim_due(now) -> tuple[int, object, bool] | None:
 @cache
 def _claim_statement(vendor: str) -> str:
     db = connections[DEFAULT_DB_ALIAS]
-    quote = db.ops.quote_name
-    table, key, due = quote(Game._meta.db_table), quote(Game._meta.pk.column), quote("due_at")
+    table, key, due = table_name(Game), column(Game, "pk"), column(Game, "due_at")
     lock = " FOR UPDATE SKIP LOCKED" if db.features.has_select_for_update_skip_locked else ""
     others = f"SELECT 1 FROM {table} AS other WHERE other.{due} <= %s AND other.{key} <> g.{key}"
     return (

@@ -4,6 +4,7 @@ change (each of which tells the table's sockets)."""
 from datetime import timedelta
 
 import pytest
+from django.db import connection
 from django.utils import timezone
 
 from games.engine import CARD_CODES, state_from_record
@@ -295,6 +296,10 @@ def test_a_claim_says_whether_another_game_is_due_so_the_runner_looks_no_more(
     assert len(claims) == 2  # no third look
 
 
+@pytest.mark.skipif(
+    connection.vendor != "postgresql",
+    reason="SQLite serves every call in one thread: no other runner can look",
+)
 @pytest.mark.django_db(transaction=True)
 def test_a_claimed_game_is_skipped_by_another_runner_that_takes_the_next(alice, bob):
     """Two runners at once: the one that looks while the other holds the game due longest
@@ -302,13 +307,11 @@ def test_a_claimed_game_is_skipped_by_another_runner_that_takes_the_next(alice, 
     unlocked, the second finds nothing. One statement a claim."""
     import threading
 
-    from django.db import connection, transaction
+    from django.db import transaction
     from django.test.utils import CaptureQueriesContext
 
     from games.table import runner
 
-    if connection.vendor != "postgresql":
-        pytest.skip("SQLite serves every call in one thread: no other runner can look")
     first = services.game_create(creator=alice, target=10, seat_kinds=["me", "random", "random"])
     second = services.game_create(creator=bob, target=10, seat_kinds=["me", "random", "random"])
     Game.objects.update(due_at=None)
