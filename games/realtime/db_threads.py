@@ -109,14 +109,21 @@ def close_lanes() -> None:
 async def lanes_idle() -> None:
     """Return once every lane's threads have finished the work they had, this event loop
     running meanwhile: a thread's work may need it (a table's notice, sent through
-    ``async_to_sync``), and one scheduled on a loop that then closed was never run."""
+    ``async_to_sync``), and one scheduled on a loop that then closed was never run.
+
+    One call of ours per thread the lane may have, all meeting at a barrier: the executor
+    starts a new thread for a call when none is idle, so counting only the threads alive
+    let fresh threads meet while a busy one still worked (a test's end then hung on it).
+    A barrier that times out (a slow last call) is tried again."""
     loop = asyncio.get_running_loop()
     for executor in list(_lanes.values()):
-        threads = len(executor._threads)
-        if threads:
-            meet = Barrier(threads)  # one call per thread: each finished what it had first
-            calls = [loop.run_in_executor(executor, meet.wait, 10) for _ in range(threads)]
-            await asyncio.gather(*calls, return_exceptions=True)
+        size = executor._max_workers
+        while True:
+            meet = Barrier(size)
+            calls = [loop.run_in_executor(executor, meet.wait, 10) for _ in range(size)]
+            met = await asyncio.gather(*calls, return_exceptions=True)
+            if not any(isinstance(result, BaseException) for result in met):
+                break
 
 
 def _hand_back(meet: Barrier) -> None:
