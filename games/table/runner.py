@@ -101,7 +101,10 @@ def _claim_statement(vendor: str) -> str:
     )
 
 
-async def run_due_tables(limit: int = 100) -> int:
+RUN_LIMIT = 100  # games served in one pass at most; a pass that served this many looks again
+
+
+async def run_due_tables(limit: int = RUN_LIMIT) -> int:
     """Serve due games until none is due (at most ``limit``); return how many were served."""
     served, more = 0, True
     while more and served < limit:
@@ -164,7 +167,10 @@ async def run_tables_forever() -> None:
         try:
             if pacemaker.due():  # this runner is alive, for /healthz
                 await in_background_thread(pacemaker.beat)()
-            if not await run_due_tables():
+            # A pass that stopped short of its limit found nothing more due (its last claim
+            # said so): the runner naps at once. Looking again first found nothing in 113 of
+            # 157 empty looks of a 100-table run (issue 31).
+            if await run_due_tables(RUN_LIMIT) < RUN_LIMIT:
                 now = time.monotonic()
                 idle = idle_task is None or idle_task.done()
                 if idle and now - idle_since >= IDLE_WORK_EVERY:
@@ -184,13 +190,19 @@ async def run_tables_forever() -> None:
 
 
 def next_due_at() -> datetime | None:
-    """When the schedule's earliest game is due (None if no game is)."""
-    return (
-        Game.objects.filter(due_at__isnull=False)
-        .order_by("due_at")
-        .values_list("due_at", flat=True)
-        .first()
-    )
+    """When the schedule's earliest game is due (None if no game is). A statement written
+    once: every nap reads it, and the ORM's building of it cost more than the answer."""
+    db = connections[DEFAULT_DB_ALIAS]
+    with db.cursor() as cursor:
+        cursor.execute(_next_due_statement(db.vendor))
+        row = cursor.fetchone()
+    return None if row is None or row[0] is None else field_value(Game, "due_at", db, row[0])
+
+
+@cache
+def _next_due_statement(vendor: str) -> str:
+    due = column(Game, "due_at")
+    return f"SELECT MIN({due}) FROM {table_name(Game)} WHERE {due} IS NOT NULL"
 
 
 async def nap() -> None:

@@ -296,6 +296,63 @@ def test_a_claim_says_whether_another_game_is_due_so_the_runner_looks_no_more(
     assert len(claims) == 2  # no third look
 
 
+def test_a_runner_whose_pass_served_the_last_due_game_naps_before_it_looks_again(monkeypatch):
+    """The runner's loop naps after a pass that ended short of its limit (its last claim said
+    nothing more was due): looking again first found nothing, in 113 of 157 empty looks of a
+    100-table run. A pass that reached its limit looks again at once."""
+    import asyncio
+
+    from games.table import runner
+
+    events = []
+    answers = iter([(1, True), (2, False), (3, True), (4, True), (5, True), (6, False)])
+
+    def claim_and_run_next():
+        events.append("look")
+        answer = next(answers, None)
+        if answer is None:  # a runner that never naps ends here, its looks counted
+            raise asyncio.CancelledError
+        return answer
+
+    async def nap():
+        events.append("nap")
+        if events.count("nap") == 2:
+            raise asyncio.CancelledError
+
+    monkeypatch.setattr(runner, "claim_and_run_next", claim_and_run_next)
+    monkeypatch.setattr(runner, "nap", nap)
+    monkeypatch.setattr(runner, "idle_work", lambda: None)
+    monkeypatch.setattr(runner, "RUN_LIMIT", 3)
+    monkeypatch.setattr(runner.heartbeat.Pacemaker, "due", lambda self: False)
+
+    async def run():
+        with pytest.raises(asyncio.CancelledError):
+            await runner.run_tables_forever()
+
+    asyncio.run(run())
+    assert events == ["look", "look", "nap", "look", "look", "look", "look", "nap"]
+
+
+def test_the_next_due_time_is_the_schedules_earliest(alice, bob):
+    """The nap's kept statement gives what the ORM's query gave: the earliest ``due_at``,
+    converted as the ORM converts it (SQLite keeps datetimes as text), None when nothing is
+    scheduled."""
+    from games.table import runner
+
+    first = services.game_create(creator=alice, target=10, seat_kinds=["me", "random", "random"])
+    second = services.game_create(creator=bob, target=10, seat_kinds=["me", "random", "random"])
+    Game.objects.update(due_at=None)
+    assert runner.next_due_at() is None
+    soon = timezone.now() + timedelta(seconds=7, microseconds=123)
+    Game.objects.filter(pk=first.pk).update(due_at=soon + timedelta(seconds=30))
+    Game.objects.filter(pk=second.pk).update(due_at=soon)
+    earliest = (
+        Game.objects.filter(due_at__isnull=False).order_by("due_at").values_list("due_at")[0][0]
+    )
+    assert runner.next_due_at() == earliest == soon
+    assert runner.next_due_at().tzinfo is not None
+
+
 @pytest.mark.skipif(
     connection.vendor != "postgresql",
     reason="SQLite serves every call in one thread: no other runner can look",
