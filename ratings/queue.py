@@ -23,6 +23,7 @@ from games.realtime.push import notify_table
 
 from .locks import RATING_LOCK
 from .models import RatingQueue
+from .rows import queue_drop, queue_head
 from .services import RATED_STATUSES, game_rate
 
 log = logging.getLogger(__name__)
@@ -63,25 +64,22 @@ def _rate_next() -> tuple[int | None, bool]:
         with transaction.atomic():
             if not _lane_locks_try():
                 return None, False
-            queued = list(
-                RatingQueue.objects.select_for_update(skip_locked=True)
-                .filter(attempts__lt=MAX_ATTEMPTS)
-                .order_by("finished_at", "game_id")[:2]
-            )
+            queued = queue_head(MAX_ATTEMPTS)
             if not queued:
                 return None, False
-            rating = queued[0]
-            game_rate(game_id=rating.game_id, lock_held=True)
-            game_id, rating = rating.game_id, None
-            RatingQueue.objects.filter(game_id=game_id).delete()
+            rating = queued[0]  # (game id, attempts)
+            game_rate(game_id=rating[0], lock_held=True)
+            game_id, rating = rating[0], None
+            queue_drop(game_id)
             transaction.on_commit(partial(notify_table, game_id, -1))  # the ratings to show
     except Exception:
         if rating is None:
             raise  # not the game's rating: the lane logs it and tries again later
         # this game only: the lane goes on with the next
-        log.exception("Rating game %s failed (attempt %s)", rating.game_id, rating.attempts)
-        RatingQueue.objects.filter(game_id=rating.game_id).update(attempts=F("attempts") + 1)
-        return rating.game_id, True
+        game_id, attempts = rating
+        log.exception("Rating game %s failed (attempt %s)", game_id, attempts)
+        RatingQueue.objects.filter(game_id=game_id).update(attempts=F("attempts") + 1)
+        return game_id, True
     return game_id, len(queued) > 1
 
 

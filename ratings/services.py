@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
@@ -11,9 +10,11 @@ from accounts.selectors import is_bot_account
 from common.bulk_rows import rows_update
 from games.engine.ranking import ranks_of
 from games.models import Game, Seat
+from games.table.loading import seats_of
 
 from .locks import rating_lock_take
 from .models import DEFAULT_MU, DEFAULT_SIGMA, PlayerRating, RatingEvent
+from .rows import events_insert, game_locked, game_rated, ratings_locked
 from .standings import standings_count
 
 MODEL = PlackettLuce(mu=DEFAULT_MU, sigma=DEFAULT_SIGMA)
@@ -34,10 +35,8 @@ def _ratings_locked(seats: list[Seat]) -> list[PlayerRating]:
     bots = {seat.bot for seat in seats if seat.is_bot}
 
     def locked() -> dict[tuple, PlayerRating]:
-        rows = PlayerRating.objects.select_for_update().filter(
-            Q(user_id__in=users) | Q(bot__in=bots)
-        )
-        return {("bot", r.bot) if r.bot else ("user", r.user_id): r for r in rows.order_by("pk")}
+        rows = ratings_locked(users, bots)
+        return {("bot", r.bot) if r.bot else ("user", r.user_id): r for r in rows}
 
     found = locked()
     if len(found) < len(users) + len(bots):
@@ -63,14 +62,14 @@ def game_rate(
     """
     if not lock_held:
         rating_lock_take(exclusive=False)
-    game = Game.objects.select_for_update().get(pk=game_id)
+    game = game_locked(game_id)
     if game.status not in RATED_STATUSES or not game.was_dealt or not game.is_rated:
         return []
     # Not read with the game: a statement that waited for the game's lock sees the rating
     # committed meanwhile only in a statement of its own (two runners rating one game).
-    if RatingEvent.objects.filter(game=game).exists():
+    if game_rated(game.pk):
         return []  # already rated: rating twice would count the game twice
-    seats = list(game.seats.select_related("user__profile").order_by("number"))
+    seats = seats_of(game)
     if any(seat.is_empty for seat in seats):
         return []
     ratings = _ratings_locked(seats)
@@ -84,7 +83,7 @@ def game_rate(
         winner=game.winner_seat,
         leavers=leavers,
     )
-    RatingEvent.objects.bulk_create(events)
+    events_insert(events)
     moved, now = ratings_moved(events), timezone.now()
     for rating in moved:
         rating.updated_at = now

@@ -19,6 +19,7 @@ from common.bulk_rows import rows_insert, rows_update
 
 from .locks import rating_lock_take
 from .models import Leaderboard, RatingEvent, Standing
+from .rows import boards_kept
 
 BATCH = 2000
 
@@ -40,8 +41,8 @@ def counts_for(board: Leaderboard, *, finished_at: datetime | None, target: int,
 
 def kept_boards() -> list[Leaderboard]:
     """The boards whose standings are kept: every board not closed (a closed season reads
-    its frozen rows)."""
-    return list(Leaderboard.objects.filter(closed_at=None))
+    its frozen rows). Read with every rated game: a statement written once."""
+    return boards_kept()
 
 
 class _Line:
