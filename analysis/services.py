@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from common.kept_rows import row_insert_ignoring
 from games.engine import parse_card
 from games.engine.analysis import FORMAT, THRESHOLDS
 from games.history.records import game_record
@@ -27,7 +28,7 @@ MAX_ATTEMPTS = 5  # a game whose analysis failed this often is left alone (logge
 def queue_analysis(game_id: int) -> None:
     """Queue ``game_id`` (inside the game's aftermath transaction); once only: one
     statement, where a read, a savepoint and an insert were four."""
-    GameAnalysis.objects.bulk_create([GameAnalysis(game_id=game_id)], ignore_conflicts=True)
+    row_insert_ignoring(GameAnalysis(game_id=game_id))  # a statement written once
 
 
 def claim_next(now=None) -> Job | None:

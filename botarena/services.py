@@ -9,6 +9,7 @@ from django.db.models import F
 from django.utils.translation import gettext as _
 
 from accounts.selectors import is_bot_account
+from common.kept_rows import row_exists
 from games.models import Game, Seat
 from games.table.errors import GameError
 
@@ -91,6 +92,8 @@ def game_score(*, game_id: int) -> None:
     """Count an arena game's end once (inside the game's aftermath): games ended and wins
     of its entrants; an account that lost its seat to its clock is paused until it joins
     again."""
+    if not row_exists(ArenaGame, game_id=game_id, scored=False):  # most games: a plain look
+        return
     arena_game = ArenaGame.objects.select_for_update().filter(game_id=game_id, scored=False).first()
     if arena_game is None:
         return

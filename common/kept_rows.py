@@ -14,6 +14,8 @@ from __future__ import annotations
 from functools import cache
 
 from django.db import connection
+from django.db.models import AutoField
+from django.db.models.constants import OnConflict
 
 
 def table_name(model) -> str:
@@ -74,3 +76,57 @@ def field_value(model, name: str, db, value):
     for convert in converters:
         value = convert(value, column, db)
     return value
+
+
+def row_exists(model, **equal) -> bool:
+    """Whether a row of ``model`` has these field values (plain values: ``game_id=7``, not a
+    row), as ``filter(...).exists()`` says: each made ready as the ORM makes it."""
+    names = tuple(equal)
+    meta = model._meta
+    fields = [meta.pk if name == "pk" else meta.get_field(name) for name in names]
+    values = [
+        field.get_db_prep_value(equal[name], connection)
+        for name, field in zip(names, fields, strict=True)
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(_exists_statement(model, names, connection.vendor), values)
+        return cursor.fetchone() is not None
+
+
+@cache
+def _exists_statement(model, names: tuple[str, ...], vendor: str) -> str:
+    where = " AND ".join(f"{column(model, name)} = %s" for name in names)
+    return f"SELECT 1 FROM {table_name(model)} WHERE {where} LIMIT 1"
+
+
+def row_insert_ignoring(instance) -> None:
+    """Insert ``instance`` as ``bulk_create([instance], ignore_conflicts=True)`` does (each
+    value as the ORM prepares it, defaults and ``auto_now_add`` included; a row that breaks
+    a unique constraint is left out), in a statement written once per model and vendor."""
+    model = type(instance)
+    fields = _insert_fields(model)
+    values = [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(_insert_ignoring_statement(model, connection.vendor), values)
+
+
+@cache
+def _insert_fields(model) -> tuple:
+    """The columns an insert names, as ``bulk_create`` names them for a new row: all but
+    an automatic key and generated columns."""
+    return tuple(
+        f
+        for f in model._meta.concrete_fields
+        if not isinstance(f, AutoField) and not getattr(f, "generated", False)
+    )
+
+
+@cache
+def _insert_ignoring_statement(model, vendor: str) -> str:
+    fields = _insert_fields(model)
+    ops = connection.ops
+    names = ", ".join(ops.quote_name(f.column) for f in fields)
+    marks = ", ".join(["%s"] * len(fields))
+    suffix = ops.on_conflict_suffix_sql(fields, OnConflict.IGNORE, None, None)
+    insert = ops.insert_statement(on_conflict=OnConflict.IGNORE)
+    return f"{insert} {table_name(model)} ({names}) VALUES ({marks}) {suffix}".rstrip()

@@ -18,6 +18,7 @@ from functools import partial
 from django.db import connection, transaction
 from django.db.models import F
 
+from common.kept_rows import row_insert_ignoring
 from games.models import Game
 from games.realtime.push import notify_table
 
@@ -40,10 +41,7 @@ def game_queue(*, game_id: int, game: Game | None = None) -> None:
         game = Game.objects.filter(pk=game_id).first()
     counts = game is not None and game.is_rated and game.status in RATED_STATUSES
     if counts and game.started_at is not None:
-        RatingQueue.objects.bulk_create(
-            [RatingQueue(game_id=game_id, finished_at=game.finished_at)],
-            ignore_conflicts=True,
-        )
+        row_insert_ignoring(RatingQueue(game_id=game_id, finished_at=game.finished_at))
 
 
 def queued_rate_next() -> int | None:

@@ -7,6 +7,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from common.kept_rows import row_exists
 from games.models import Game, Seat
 from games.table.errors import GameError
 
@@ -129,9 +130,9 @@ def game_score(*, game_id: int) -> None:
     points, games, wins, streaks and card points; in an arena they wait for a table again.
     Most games are no tournament's: a plain look first, then the locked read with its
     joins (building that query was 1.7% of a busy server's Python time, for every game)."""
-    unscored = TournamentGame.objects.filter(game_id=game_id, scored=False)
-    if not unscored.exists():
+    if not row_exists(TournamentGame, game_id=game_id, scored=False):  # a statement kept
         return
+    unscored = TournamentGame.objects.filter(game_id=game_id, scored=False)
     tournament_game = unscored.select_for_update().select_related("tournament", "game").first()
     if tournament_game is None:
         return

@@ -12,6 +12,7 @@ import pytest
 from django.core.exceptions import ObjectDoesNotExist
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from accounts.models import Profile
 from games.engine import CARD_CODES
@@ -116,3 +117,49 @@ def test_a_table_address_past_any_id_is_a_404(client, game_id):
     """The kept statement is given no number the database refuses (SQLite raised
     ``OverflowError``): no such game, as the ORM's lookup said."""
     assert client.get(f"/games/{game_id}/").status_code == 404
+
+
+@pytest.mark.django_db
+def test_a_row_inserted_ignoring_conflicts_is_the_one_bulk_create_inserts(alice, bob):
+    """``row_insert_ignoring`` writes what ``bulk_create(ignore_conflicts=True)`` writes, field
+    for field (defaults, ``auto_now_add`` and JSON included), and leaves a row that is there
+    already as it was, with no error."""
+    from analysis.models import GameAnalysis
+    from common.kept_rows import row_insert_ignoring
+    from ratings.models import RatingQueue
+
+    kept, orm = (
+        services.game_create(creator=user, target=10, seat_kinds=["me", "random", "random"])
+        for user in (alice, bob)
+    )
+    moment = timezone.now() - timedelta(minutes=3)
+    for model, values in [
+        (RatingQueue, {"finished_at": moment}),
+        (GameAnalysis, {"queued_at": moment}),
+    ]:
+        row_insert_ignoring(model(game_id=kept.pk, **values))
+        model.objects.bulk_create([model(game_id=orm.pk, **values)], ignore_conflicts=True)
+        ours, theirs = (fields_of(model.objects.get(game_id=g.pk)) for g in (kept, orm))
+        stamped = {"queued_at"} - set(values)  # stamped as each was written
+        for row in (ours, theirs):
+            row.pop("game_id"), row.pop(model._meta.pk.attname, None)  # each game's, each key
+            for name in stamped & set(row):
+                assert abs(row.pop(name) - timezone.now()) < timedelta(minutes=1)
+        assert ours == theirs
+        before = fields_of(model.objects.get(game_id=kept.pk))
+        row_insert_ignoring(model(game_id=kept.pk, attempts=4))  # there already: left alone
+        assert fields_of(model.objects.get(game_id=kept.pk)) == before
+
+
+@pytest.mark.django_db
+def test_row_exists_answers_as_the_orms_exists(alice):
+    from common.kept_rows import row_exists
+    from tournaments.models import TournamentGame
+
+    game = services.game_create(creator=alice, target=10, seat_kinds=["me", "random", "random"])
+    assert row_exists(Game, pk=game.pk) and not row_exists(Game, pk=game.pk + 1)
+    for where in [{"game_id": game.pk}, {"game_id": game.pk, "scored": False}]:
+        orm = TournamentGame.objects.filter(**where).exists()
+        assert row_exists(TournamentGame, **where) == orm
+    assert row_exists(Seat, game_id=game.pk, number=2, bot="random")
+    assert not row_exists(Seat, game_id=game.pk, number=2, bot="careful")
