@@ -78,24 +78,33 @@ def field_value(model, name: str, db, value):
     return value
 
 
+def adapted_moment(moment):
+    """A datetime as the ORM hands it to the database for a datetime column (SQLite: text)."""
+    return connection.ops.adapt_datetimefield_value(moment)
+
+
 def row_exists(model, **equal) -> bool:
     """Whether a row of ``model`` has these field values (plain values: ``game_id=7``, not a
     row), as ``filter(...).exists()`` says: each made ready as the ORM makes it."""
     names = tuple(equal)
     meta = model._meta
-    fields = [meta.pk if name == "pk" else meta.get_field(name) for name in names]
+    nulls = tuple(equal[name] is None for name in names)  # None: IS NULL, as the ORM says
     values = [
-        field.get_db_prep_value(equal[name], connection)
-        for name, field in zip(names, fields, strict=True)
+        (meta.pk if name == "pk" else meta.get_field(name)).get_db_prep_value(value, connection)
+        for name, value in equal.items()
+        if value is not None
     ]
     with connection.cursor() as cursor:
-        cursor.execute(_exists_statement(model, names, connection.vendor), values)
+        cursor.execute(_exists_statement(model, names, nulls, connection.vendor), values)
         return cursor.fetchone() is not None
 
 
 @cache
-def _exists_statement(model, names: tuple[str, ...], vendor: str) -> str:
-    where = " AND ".join(f"{column(model, name)} = %s" for name in names)
+def _exists_statement(model, names: tuple[str, ...], nulls: tuple, vendor: str) -> str:
+    where = " AND ".join(
+        f"{column(model, name)} {'IS NULL' if null else '= %s'}"
+        for name, null in zip(names, nulls, strict=True)
+    )
     return f"SELECT 1 FROM {table_name(model)} WHERE {where} LIMIT 1"
 
 

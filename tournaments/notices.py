@@ -13,6 +13,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from accounts.selectors import preferred_language
+from common.kept_rows import row_exists
 from games.models import Game
 from notifications.services import at_the_table, drain_outbox, push_configured, push_to
 
@@ -35,6 +36,8 @@ def note_table_ready(*, tournament_game: TournamentGame, people: list) -> None:
 
 def send_table_notices(now: datetime | None = None) -> int:
     """Send the "your table is ready" notices waiting; how many reached a browser."""
+    if not row_exists(TableReadyNotice, sent_at=None):  # nearly always: a plain statement
+        return 0
     now = now or timezone.now()
     waiting = (
         TableReadyNotice.objects.filter(sent_at=None)

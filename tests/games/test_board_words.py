@@ -37,7 +37,7 @@ def test_every_message_of_every_language_is_django_s_word_for_it(language):
     assert len(keys) > 1000  # the project's and Django's own messages
     with translation.override(language):
         assert in_a_board(words.get_language) == translation.get_language()
-        for key in keys:
+        for key in [*keys, *keys]:  # asked again: the catalogue's answers as kept
             if isinstance(key, tuple):  # a plural form: (message, index)
                 singular = key[0]
                 for number in (0, 1, 2, 5, 21):
@@ -88,3 +88,20 @@ def test_a_board_reads_the_language_active_when_it_is_built():
     with translation.override(None):  # translations off: Django's own answer
         assert in_a_board(words.gettext, "you") == "you"
         assert in_a_board(words.get_language) is None
+
+
+def test_the_words_kept_belong_to_their_catalogue(monkeypatch):
+    """A board's words are kept per catalogue: once Django makes a language's catalogue
+    anew (a change of the languages' settings), boards speak from the new one."""
+    with translation.override("fr"):
+        said = translation.gettext("you")
+        assert in_a_board(words.gettext, "you") == said != "you"
+    old = trans_real.translation("fr")
+    assert words._said[old]["you"] == said
+    monkeypatch.setattr(trans_real, "_translations", {})  # as setting_changed does
+    new = trans_real.translation("fr")
+    assert new is not old
+    monkeypatch.setattr(new, "gettext", lambda message: message.upper())
+    with translation.override("fr"):
+        assert in_a_board(words.gettext, "you") == "YOU"
+    assert words._said[old]["you"] == said  # the old catalogue's words are still its own

@@ -163,3 +163,7 @@ def test_row_exists_answers_as_the_orms_exists(alice):
         assert row_exists(TournamentGame, **where) == orm
     assert row_exists(Seat, game_id=game.pk, number=2, bot="random")
     assert not row_exists(Seat, game_id=game.pk, number=2, bot="careful")
+    # None asks for an empty column, as the ORM's filter does (IS NULL, never "= NULL")
+    for where in [{"user": None}, {"user": None, "number": 0}, {"user_id": alice.pk}]:
+        orm = Seat.objects.filter(game=game, **where).exists()
+        assert row_exists(Seat, game_id=game.pk, **where) == orm

@@ -271,3 +271,19 @@ def test_settings_offer_push_only_with_keys_and_mail_only_with_an_address(
     settings.COINS_VAPID_PUBLIC_KEY = settings.COINS_VAPID_PRIVATE_KEY = "k"
     page = client.get("/accounts/profile/").content.decode()
     assert 'name="turn_push"' in page and 'data-push-key="k"' in page
+
+
+def test_the_plain_look_for_a_due_notice_agrees_with_the_outbox_query(alice):
+    """Every runner asks every second; the plain statement that answers first says "due"
+    exactly when the outbox's query finds a notice: at its moment to the microsecond, not a
+    microsecond before, and never once it is sent."""
+    from notifications.services import _notice_due
+
+    game = day_game(alice)
+    notice = TurnNotice.objects.get(user=alice, game=game)
+    for now in (notice.due_at - timedelta(microseconds=1), notice.due_at, later(10)):
+        orm = TurnNotice.objects.filter(sent_at=None, due_at__lte=now).exists()
+        assert _notice_due(now) == orm
+    assert not _notice_due(notice.due_at - timedelta(microseconds=1))
+    assert send_due_notices(now=notice.due_at) == 1
+    assert not _notice_due(later(10)) and not TurnNotice.objects.filter(sent_at=None).exists()
