@@ -112,11 +112,23 @@ def row_insert_ignoring(instance) -> None:
     """Insert ``instance`` as ``bulk_create([instance], ignore_conflicts=True)`` does (each
     value as the ORM prepares it, defaults and ``auto_now_add`` included; a row that breaks
     a unique constraint is left out), in a statement written once per model and vendor."""
-    model = type(instance)
+    rows_insert_ignoring([instance])
+
+
+def rows_insert_ignoring(instances: list) -> None:
+    """``row_insert_ignoring`` for several rows of one model, in one statement."""
+    if not instances:
+        return
+    model = type(instances[0])
     fields = _insert_fields(model)
-    values = [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in fields]
+    values = [
+        f.get_db_prep_save(f.pre_save(instance, True), connection)
+        for instance in instances
+        for f in fields
+    ]
     with connection.cursor() as cursor:
-        cursor.execute(_insert_ignoring_statement(model, connection.vendor), values)
+        statement = _insert_ignoring_statement(model, connection.vendor, len(instances))
+        cursor.execute(statement, values)
 
 
 @cache
@@ -131,11 +143,11 @@ def _insert_fields(model) -> tuple:
 
 
 @cache
-def _insert_ignoring_statement(model, vendor: str) -> str:
+def _insert_ignoring_statement(model, vendor: str, count: int = 1) -> str:
     fields = _insert_fields(model)
     ops = connection.ops
     names = ", ".join(ops.quote_name(f.column) for f in fields)
-    marks = ", ".join(["%s"] * len(fields))
+    marks = ", ".join([f"({', '.join(['%s'] * len(fields))})"] * count)
     suffix = ops.on_conflict_suffix_sql(fields, OnConflict.IGNORE, None, None)
     insert = ops.insert_statement(on_conflict=OnConflict.IGNORE)
-    return f"{insert} {table_name(model)} ({names}) VALUES ({marks}) {suffix}".rstrip()
+    return f"{insert} {table_name(model)} ({names}) VALUES {marks} {suffix}".rstrip()

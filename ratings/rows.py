@@ -161,3 +161,20 @@ def _boards_statement(vendor: str) -> str:
         f"SELECT {column_list(Leaderboard)} FROM {table_name(Leaderboard)}"
         f" WHERE {column(Leaderboard, 'closed_at')} IS NULL ORDER BY {column(Leaderboard, 'name')}"
     )
+
+
+def game_rating_moves(game_id: int) -> list[tuple]:
+    """Each rated seat's (seat, mu and sigma before, mu and sigma after) in the game: every
+    finished game's last board asks, before its rating (then there are none)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_moves_statement(connection.vendor), [game_id])
+        return cursor.fetchall()
+
+
+@cache
+def _moves_statement(vendor: str) -> str:
+    names = ("seat", "mu_before", "sigma_before", "mu_after", "sigma_after")
+    return (
+        f"SELECT {', '.join(column(RatingEvent, name) for name in names)}"
+        f" FROM {table_name(RatingEvent)} WHERE {column(RatingEvent, 'game')} = %s"
+    )

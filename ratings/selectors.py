@@ -25,6 +25,7 @@ from .models import (
     rating_label,
 )
 from .ranks import ranks_for_reading
+from .rows import game_rating_moves
 from .services import rated_events
 
 # A seat (or a standing) held by a bot: one of the site's, or a bot account (a program). Games
@@ -183,10 +184,10 @@ def rating_changes(game_id: int) -> dict[int, dict]:
     """Each rated seat's shown rating after ``game_id`` and how much it moved, by seat
     (empty while the game is not rated yet, or if it is not rated at all)."""
     changes = {}
-    for event in RatingEvent.objects.filter(game_id=game_id):
-        after = display_rating(event.mu_after, event.sigma_after)
-        before = display_rating(event.mu_before, event.sigma_before)
-        changes[event.seat] = {"after": after, "delta": after - before}
+    for seat, mu_before, sigma_before, mu_after, sigma_after in game_rating_moves(game_id):
+        after = display_rating(mu_after, sigma_after)
+        before = display_rating(mu_before, sigma_before)
+        changes[seat] = {"after": after, "delta": after - before}
     return changes
 
 

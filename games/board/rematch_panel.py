@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.utils import timezone
 
 from accounts.selectors import public_name
+from common.kept_rows import row_exists
 from games.models import Game, Rematch
 
 
@@ -21,9 +22,11 @@ def is_open(offer: Rematch | None, now=None) -> bool:
 
 def rematch_panel(game: Game, seats: list[dict], viewer_seat: int | None) -> dict:
     """What the result panel says about a rematch, for one viewer."""
+    panel = {"can_offer": viewer_seat is not None, "state": "none"}
+    if not row_exists(Rematch, game_id=game.pk):  # every game's last board: a plain look
+        return panel
     offer = Rematch.objects.filter(game=game).select_related("offered_by__profile").first()
     people = [s for s in seats if s["user_id"] is not None]
-    panel = {"can_offer": viewer_seat is not None, "state": "none"}
     if offer is None:
         return panel
     names = {s["number"]: s["name"] for s in seats}

@@ -9,8 +9,11 @@ seat before the first card), ``seats_settle`` when it ends, both under the game'
 
 from __future__ import annotations
 
-from django.db.models import Case, F, Value, When
+from functools import cache
 
+from django.db import connection
+
+from common.kept_rows import column, rows_insert_ignoring, table_name
 from games.models import Game, PlayerStats, Seat
 
 WON, LOST, ABANDONED = "won", "lost", "abandoned"
@@ -28,31 +31,60 @@ def seats_dealt(game: Game) -> None:
 
 def seats_settle(game: Game, seats: list[Seat] | None = None) -> None:
     """Write each seat's outcome of ``game`` (over) and count it in its people's stats, once:
-    three statements (the caller may pass the game's ``seats`` it holds already)."""
+    three statements, each written once (``common.kept_rows``: built by the ORM, the three
+    took more CPU than the rest of the game's last card; the caller may pass the game's
+    ``seats`` it holds already)."""
     if game.started_at is None or not game.is_over:
         return
     finished = game.status == Game.Status.FINISHED
-    outcome = (
-        Case(When(number=game.winner_seat, then=Value(WON)), default=Value(LOST))
-        if finished and game.winner_seat is not None
-        else Value(LOST if finished else ABANDONED)
-    )
-    if not Seat.objects.filter(game=game, outcome="").update(outcome=outcome):
+    winner = game.winner_seat if finished else None
+    if not _outcomes_written(game.pk, winner, LOST if finished else ABANDONED):
         return  # settled already
     if seats is None:
         seats = list(Seat.objects.filter(game=game))
     people = {seat.user_id: seat.number for seat in seats if seat.user_id is not None}
     if not people:
         return
-    PlayerStats.objects.bulk_create(
-        [PlayerStats(user_id=user) for user in people], ignore_conflicts=True
+    rows_insert_ignoring([PlayerStats(user_id=user) for user in people])
+    winning = next((u for u, number in people.items() if number == winner), None)
+    _stats_counted(sorted(people), finished, winning)
+
+
+def _outcomes_written(game_id: int, winner: int | None, others: str) -> int:
+    """Each seat not settled yet: won if it is ``winner``'s, else ``others``; how many."""
+    with connection.cursor() as cursor:
+        cursor.execute(_outcomes_statement(connection.vendor), [winner, WON, others, game_id, ""])
+        return cursor.rowcount
+
+
+@cache
+def _outcomes_statement(vendor: str) -> str:
+    outcome, number = column(Seat, "outcome"), column(Seat, "number")
+    return (
+        f"UPDATE {table_name(Seat)} SET {outcome} = CASE WHEN {number} = %s THEN %s ELSE %s END"
+        f" WHERE {column(Seat, 'game')} = %s AND {outcome} = %s"
     )
-    rows = PlayerStats.objects.filter(user_id__in=list(people))
-    if not finished:
-        rows.update(abandoned=F("abandoned") + 1)
-        return
-    winner = next((u for u, number in people.items() if number == game.winner_seat), None)
-    rows.update(
-        finished=F("finished") + 1,
-        won=F("won") + Case(When(user_id=winner, then=Value(1)), default=Value(0)),
+
+
+def _stats_counted(people: list[int], finished: bool, winner: int | None) -> None:
+    """One more game finished (won by ``winner``, if one of them) or abandoned for each."""
+    with connection.cursor() as cursor:
+        statement = _stats_statement(connection.vendor, len(people), finished)
+        cursor.execute(statement, ([winner] if finished else []) + people)
+
+
+@cache
+def _stats_statement(vendor: str, people: int, finished: bool) -> str:
+    def more(name: str) -> str:
+        return f"{column(PlayerStats, name)} = {column(PlayerStats, name)} + "
+
+    user = column(PlayerStats, "user")
+    counted = (
+        f"{more('finished')}1, {more('won')}CASE WHEN {user} = %s THEN 1 ELSE 0 END"
+        if finished
+        else f"{more('abandoned')}1"
+    )
+    return (
+        f"UPDATE {table_name(PlayerStats)} SET {counted}"
+        f" WHERE {user} IN ({', '.join(['%s'] * people)})"
     )

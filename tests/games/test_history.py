@@ -285,3 +285,49 @@ def test_the_player_page_says_which_games_were_won_and_lost(client, alice, bob, 
     html = client.get(f"/players/{bob.get_username()}/").content.decode()
     row = re.search(rf'<li class="game-row" data-game="{lost.pk}".*?</li>', html, re.S)[0]
     assert 'data-result="won"' in row and ">Won<" in row  # the same game, from bob's side
+
+
+@pytest.mark.parametrize(
+    "kinds, winner",
+    [
+        (["me", "open", "open"], 0),
+        (["me", "open", "open"], 2),
+        (["me", "open", "open"], None),  # abandoned
+        (["me", "random", "open"], 1),  # a bot won
+        (["me", "random", "open"], 2),
+        (["me", "random", "random"], None),
+    ],
+)
+def test_settling_writes_each_seats_outcome_and_each_persons_counts(
+    alice, bob, carol, kinds, winner
+):
+    """Every seat's outcome (won, lost, abandoned) and every person's counts, for games won
+    by a person or a bot, or abandoned; people who had stats already keep them; once only."""
+    from games.models import PlayerStats, Seat
+
+    game = services.game_create(creator=alice, target=10, seat_kinds=kinds)
+    for person in [bob, carol][: kinds.count("open")]:
+        services.seat_join(game_id=game.pk, user=person, invite_token=game.invite_token)
+    PlayerStats.objects.update_or_create(user=alice, defaults={"finished": 4, "won": 2})
+    game = end(Game.objects.get(pk=game.pk), winner)
+    seats = list(Seat.objects.filter(game=game).order_by("number"))
+    for seat in seats:
+        expected = "abandoned" if winner is None else "won" if seat.number == winner else "lost"
+        assert seat.outcome == expected
+    before = {"finished": 4, "won": 2, "abandoned": 0}
+    for seat in seats:
+        if seat.user_id is None:
+            continue
+        stats = PlayerStats.objects.get(user_id=seat.user_id)
+        start = before if seat.user_id == alice.pk else dict.fromkeys(before, 0)
+        assert stats.finished == start["finished"] + (winner is not None)
+        assert stats.won == start["won"] + (seat.number == winner)
+        assert stats.abandoned == start["abandoned"] + (winner is None)
+
+    def counts():
+        rows = PlayerStats.objects.order_by("user")
+        return list(rows.values_list("finished", "won", "abandoned"))
+
+    settled = counts()
+    seats_settle(game)  # once: a second settling changes nothing
+    assert counts() == settled
