@@ -26,7 +26,7 @@ from django.db import connection, transaction
 from games.engine import IllegalPlay
 from games.table.errors import GameError
 from games.table.lifecycle import Table
-from games.table.loading import cached_game
+from games.table.loading import LoadedGame, cached_game
 from games.table.move_rows import NeedsLock, StaleTable, writes_together
 from games.table.move_sql import GUARD
 
@@ -38,15 +38,23 @@ EXPECTED = (StaleTable, NeedsLock, GameError, IllegalPlay)  # the locked path de
 
 
 def play_unlocked(
-    game_id: int, seed: str, moves: int | None, skip_channel: str, change: Callable[[Table], T]
+    game_id: int,
+    seed: str,
+    moves: int | None,
+    skip_channel: str,
+    change: Callable[[Table], T],
+    needs_lock: Callable[[LoadedGame], bool] | None = None,
 ) -> T | None:
     """Run ``change`` on this process's copy of the game after ``moves`` plays and write
     it guarded; return what it returned, or None if the card must be played under the
-    lock instead (nothing was written then)."""
+    lock instead (nothing was written then). ``needs_lock``: says from the copy, before
+    anything is played, that the change will need the lock (it would be played twice)."""
     if moves is None or not _possible():
         return None
     loaded = cached_game(game_id, seed, moves)
     if loaded is None or not loaded.game.is_running:
+        return None
+    if needs_lock is not None and needs_lock(loaded):
         return None
     game = loaded.game
     table = Table(game, skip_channel, loaded=loaded, guard=(moves, game.updated_at))

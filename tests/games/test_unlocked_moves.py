@@ -243,8 +243,8 @@ async def test_a_socket_s_cards_go_in_one_statement_through_a_whole_game(alice, 
 
     outcomes = []
 
-    def counted(*args):
-        result = play_unlocked(*args)
+    def counted(*args, **kwargs):
+        result = play_unlocked(*args, **kwargs)
         outcomes.append(result is not None)
         return result
 
@@ -260,3 +260,31 @@ async def test_a_socket_s_cards_go_in_one_statement_through_a_whole_game(alice, 
     final = await db(lambda: game_load(Game.objects.get(pk=game.pk)))()
     assert final.game.status == Game.Status.FINISHED
     assert await db(trick_rows)(game) == engine_tricks(final.state)
+
+
+def test_a_card_that_ends_the_hand_goes_straight_to_the_lock_played_once(alice, monkeypatch):
+    """A new deal (or the game's end) takes more than the one statement: the person's last
+    card of a hand is played under the lock at once, not first on the copy and then again.
+    Every other card of the hand is played once, on the copy."""
+    game = a_game(alice)
+    tries: list[bool] = []  # per try of the person's card: under the lock?
+    real = flow._person_card
+
+    def person_card(table, **kwargs):
+        tries.append(table.guard is None)
+        return real(table, **kwargs)
+
+    monkeypatch.setattr(flow, "_person_card", person_card)
+    hand = game_load(Game.objects.get(pk=game.pk)).state.hand_number
+    while True:
+        fresh = Game.objects.get(pk=game.pk)
+        state = game_load(fresh).state
+        last = len(state.hands[0]) == 1
+        tries.clear()
+        play(game, alice, CARD_CODES[state.legal_cards(0)[0]], after_moves=fresh.moves)
+        if last:
+            assert tries == [True]  # once, under the lock
+            break
+        assert tries == [False]  # once, on the copy
+    after = Game.objects.get(pk=game.pk)
+    assert not after.is_running or game_load(after).state.hand_number == hand + 1
