@@ -285,10 +285,11 @@ def end_game(game: Game, status: str, abandoned_by: int | None = None) -> Game:
 def aftermath(game: Game) -> None:
     """A game that ended: those who listen (ratings) do their part inside this transaction,
     and only then is it off the schedule; if they fail, it stays due and is tried again.
-    They get the game's row as it was locked (``game``), so none needs to read it again."""
+    They get the game's row as it was locked (``game``), so none needs to read it again.
+    The table hears nothing from here: its last card showed the end, and the ratings are
+    shown when a ratings lane has rated the game (``ratings.queue``, which tells it)."""
     game_over.send(sender=None, game_id=game.pk, game=game)
     Game.objects.filter(pk=game.pk).update(due_at=None)
-    transaction.on_commit(partial(notify_table, game.pk, -1))  # the ratings to show
 
 
 # -- waiting tables -------------------------------------------------------------------------

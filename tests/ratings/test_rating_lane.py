@@ -277,3 +277,21 @@ def test_a_board_rebuilt_while_a_game_is_rated_waits_instead_of_deadlocking(djan
         Standing.objects.filter(leaderboard=board).values_list("rating_id", "games")
     )
     assert RatingEvent.objects.filter(game=later).count() == 3
+
+
+def test_the_table_hears_of_its_ratings_once_the_lane_has_rated_the_game(
+    django_user_model, monkeypatch, django_capture_on_commit_callbacks
+):
+    """The one notice a finished game's table gets after its last card: its ratings, once
+    rated (the aftermath tells nothing: nothing the table shows changes there)."""
+    from ratings import queue
+
+    alice = django_user_model.objects.create_user("al")
+    game = finish(alice, ["me", "random", "random"])
+    unrated(game)
+    told = []
+    monkeypatch.setattr(queue, "notify_table", lambda game_id, moves: told.append((game_id, moves)))
+    with django_capture_on_commit_callbacks(execute=True):
+        assert queued_rate() == 1
+    assert told == [(game.pk, -1)]
+    assert RatingEvent.objects.filter(game=game).count() == 3
