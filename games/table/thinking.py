@@ -46,7 +46,8 @@ __all__ = [
 
 BOTS, HINTS, ANALYSIS = "bots", "hints", "analysis"
 HINT_NICENESS = 10  # a hint worker gets what the bots' workers leave of the CPU
-ANALYSIS_NICENESS = 15  # an analysis worker gets what is left after the hints
+ANALYSIS_NICENESS = 15  # an analysis worker gets what is left after the hints (on Linux,
+# only idle CPU: ``SCHED_IDLE``)
 PARENT_CHECK_EVERY = 0.5  # seconds between a worker's looks at whether its parent lives
 
 _pools: dict[str, ProcessPoolExecutor] = {}
@@ -83,6 +84,11 @@ def worker_start(parent: int, niceness: int) -> None:
     priority if the lane asks."""
     if niceness:
         os.nice(niceness)
+    if niceness >= ANALYSIS_NICENESS and hasattr(os, "SCHED_IDLE"):
+        # Only what nothing else wants: at niceness 15 an analysis still took its share
+        # whenever it was runnable (1.2 cores of 2 in a 200-table run), and the tables'
+        # p99 was 71 to 96 ms; idle, 59 ms (docs/benchmarks.md, twelfth sitting).
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
 
     def watch() -> None:
         while os.getppid() == parent:

@@ -30,6 +30,17 @@ def test_hint_workers_run_below_the_bots_workers(fresh_pools):
     assert hints >= bots + thinking.HINT_NICENESS
 
 
+@pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="Linux's idle scheduling class")
+def test_analysis_workers_take_only_cpu_nothing_else_wants(fresh_pools):
+    """An analysis runs for every finished game: on the idle class, never in a table's way
+    (the bots' and the hints' workers stay in the normal class)."""
+    analysis = thinking.pool(thinking.ANALYSIS).submit(os.sched_getscheduler, 0)
+    assert analysis.result(timeout=60) == os.SCHED_IDLE
+    for lane in (thinking.BOTS, thinking.HINTS):
+        policy = thinking.pool(lane).submit(os.sched_getscheduler, 0).result(timeout=60)
+        assert policy == os.SCHED_OTHER
+
+
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.usefixtures("table_runner")
 async def test_a_full_hints_lane_refuses_at_once_and_the_game_goes_on(alice, settings):
