@@ -19,6 +19,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from common.kept_rows import row_exists
 from games.models import Game
 from games.table.errors import GameError
 from games.table.seats import game_create_for
@@ -142,6 +143,8 @@ def event_advance(event_id: int) -> DuplicateEvent:
 def events_advance() -> int:
     """Move on every running event whose deal is over (the runners' spare time, about once a
     second); return how many moved."""
+    if not row_exists(DuplicateEvent, status=DuplicateEvent.Status.RUNNING):  # nearly always
+        return 0
     moved = 0
     for event in DuplicateEvent.objects.filter(status=DuplicateEvent.Status.RUNNING):
         if _round_over(event):

@@ -26,6 +26,7 @@ from django.db import transaction
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
+from common.kept_rows import row_exists
 from ratings.models import DEFAULT_MU, DEFAULT_SIGMA
 
 from . import days
@@ -50,7 +51,8 @@ def _events_due():
 def rating_due() -> bool:
     """Is a closed day or a finished event waiting to be rated? (Cheap: asked about once a
     second.)"""
-    return _days_due().exists() or _events_due().exists()
+    finished = DuplicateEvent.Status.FINISHED
+    return _days_due().exists() or row_exists(DuplicateEvent, rated_at=None, status=finished)
 
 
 def _oldest_due() -> DuplicateDay | DuplicateEvent | None:

@@ -30,6 +30,7 @@ from .models import (
     RankedLine,
     RatingEvent,
 )
+from .rows import boards_kept
 
 COLUMNS = (
     "leaderboard_id",
@@ -145,9 +146,12 @@ def refresh_after(board: Leaderboard) -> float:
 def ranks_refresh_due() -> int:
     """A runner's idle work: re-rank the open boards that trail by ``refresh_after``
     (skipping those another runner is ranking)."""
+    boards = boards_kept()  # a statement written once: every runner asks every second
+    if not boards:
+        return 0
     latest = latest_event()
     done = 0
-    for board in Leaderboard.objects.filter(closed_at=None):
+    for board in boards:
         if is_behind(board, latest, older_than=refresh_after(board)):
             done += ranks_refresh(board, wait=False)
     return done

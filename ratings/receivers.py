@@ -18,6 +18,7 @@ from django.db.models.signals import post_save, pre_save
 from django.dispatch import receiver
 from django.utils import timezone
 
+from common.kept_rows import row_exists
 from games.signals import game_over, leaving_cost_of, player_page, rating_changes_of, runner_idle
 
 from .models import Leaderboard, PlayerRating, RatingsRecompute
@@ -60,6 +61,8 @@ def rating_lost_by_leaving(sender, game_id: int, seat: int, **kwargs) -> dict:
 def recompute_when_asked(sender, **kwargs) -> None:
     """Serve the oldest pending recompute request, one runner at a time (the others pass).
     A runner killed mid-way leaves it pending: another one resumes it after its last chunk."""
+    if not row_exists(RatingsRecompute, finished_at=None):  # nearly always: a plain look
+        return
     request = RatingsRecompute.objects.filter(finished_at=None).order_by("requested_at").first()
     if request is None:
         return
