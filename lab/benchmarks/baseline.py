@@ -48,6 +48,32 @@ def fresh_database(name: str) -> None:
         connection.execute(f'CREATE DATABASE "{name}"')
 
 
+def fresh_migrated(directory: Path, database: str) -> dict:
+    """The environment of a side whose code is in ``directory``, on ``database`` made afresh
+    and migrated by that code."""
+    fresh_database(database)
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url_named(database),
+        "PYTHONPATH": str(directory),
+    }
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--no-input", "-v", "0"],
+        cwd=directory,
+        env=env,
+        check=True,
+    )
+    return env
+
+
+def vacuumed(database_url: str) -> None:
+    """``VACUUM (ANALYZE)`` the database before a run, as autovacuum keeps a site's tables:
+    a run updates a game's row with every card, and where autovacuum is off (our machines'
+    PostgreSQL) the dead rows of the runs before piled up (326,501 beside 13,357 games)."""
+    with psycopg.connect(database_url, autocommit=True) as connection:
+        connection.execute("VACUUM (ANALYZE)")
+
+
 def retire_games(database_url: str) -> int:
     """End the games a run left running, in the database at ``database_url``: otherwise the
     runners of the next run would serve them (a look at each idle table ten minutes on, an
@@ -133,31 +159,23 @@ def compare(*, rev: str, rounds: int, args: list[str], write) -> dict:
     if rounds < 1:
         raise ValueError("--rounds must be at least 1")
     ours_dir = Path(settings.BASE_DIR)
-    ours_env = {**os.environ, "PYTHONPATH": str(ours_dir)}
-    base_db = f"{settings.DATABASES['default']['NAME']}_baseline"
+    name = settings.DATABASES["default"]["NAME"]
     with tempfile.TemporaryDirectory(prefix="coins-baseline-") as tmp:
         theirs_dir = Path(tmp)
         full = unpack(rev, theirs_dir)
-        fresh_database(base_db)
-        theirs_env = {
-            **os.environ,
-            "DATABASE_URL": database_url_named(base_db),
-            "PYTHONPATH": str(theirs_dir),
-        }
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--no-input", "-v", "0"],
-            cwd=theirs_dir,
-            env=theirs_env,
-            check=True,
-        )
+        # Each side on a database of its own, made afresh: ours had run on the developer's,
+        # bloated by every earlier run, against theirs new (docs/benchmarks.md, twelfth
+        # sitting).
+        ours_env = fresh_migrated(ours_dir, f"{name}_ours")
+        theirs_env = fresh_migrated(theirs_dir, f"{name}_baseline")
         runs: dict[str, list[dict]] = {"ours": [], "theirs": []}
-        retire_games(os.environ["DATABASE_URL"])  # what earlier runs left here
         for number in range(rounds):
             for side, directory, env in (
                 ("ours", ours_dir, ours_env),
                 ("theirs", theirs_dir, theirs_env),
             ):
                 started = time.monotonic()
+                vacuumed(env["DATABASE_URL"])
                 run = run_bench(directory, env, args)
                 retire_games(env["DATABASE_URL"])
                 runs[side].append(run)
