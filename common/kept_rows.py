@@ -120,7 +120,7 @@ def rows_insert_ignoring(instances: list) -> None:
     if not instances:
         return
     model = type(instances[0])
-    fields = _insert_fields(model)
+    fields = insert_fields(model)
     values = [
         f.get_db_prep_save(f.pre_save(instance, True), connection)
         for instance in instances
@@ -132,7 +132,7 @@ def rows_insert_ignoring(instances: list) -> None:
 
 
 @cache
-def _insert_fields(model) -> tuple:
+def insert_fields(model) -> tuple:
     """The columns an insert names, as ``bulk_create`` names them for a new row: all but
     an automatic key and generated columns."""
     return tuple(
@@ -144,7 +144,7 @@ def _insert_fields(model) -> tuple:
 
 @cache
 def _insert_ignoring_statement(model, vendor: str, count: int = 1) -> str:
-    fields = _insert_fields(model)
+    fields = insert_fields(model)
     ops = connection.ops
     names = ", ".join(ops.quote_name(f.column) for f in fields)
     marks = ", ".join([f"({', '.join(['%s'] * len(fields))})"] * count)

@@ -14,8 +14,16 @@ from functools import cache
 
 from django.db import connection
 
-from common.kept_rows import column, column_list, row_instance, table_name
+from common.kept_rows import (
+    column,
+    column_list,
+    insert_fields,
+    row_exists,
+    row_instance,
+    table_name,
+)
 from games.models import Game
+from games.table.loading import game_row
 
 from .models import Leaderboard, PlayerRating, RatingEvent, RatingQueue
 
@@ -56,34 +64,18 @@ def _queue_drop_statement(vendor: str) -> str:
 
 
 def game_locked(game_id: int) -> Game:
-    """The game's row, locked for the rest of the transaction (``Game.DoesNotExist`` if gone)."""
-    with connection.cursor() as cursor:
-        cursor.execute(_game_statement(connection.vendor), [game_id])
-        row = cursor.fetchone()
-    if row is None:
+    """The game's row, locked for the rest of the transaction (``Game.DoesNotExist`` if gone):
+    the move's own kept statement (``games.table.loading.game_row``)."""
+    game = game_row(game_id, _lock())
+    if game is None:
         raise Game.DoesNotExist(f"No game {game_id}")
-    return row_instance(Game, connection, row)
-
-
-@cache
-def _game_statement(vendor: str) -> str:
-    key = column(Game, "pk")
-    return f"SELECT {column_list(Game)} FROM {table_name(Game)} WHERE {key} = %s{_lock()}"
+    return game
 
 
 def game_rated(game_id: int) -> bool:
     """Whether the game has rating events already (a statement of its own: one that waited for
     the game's lock sees a rating committed meanwhile only in a new statement)."""
-    with connection.cursor() as cursor:
-        cursor.execute(_rated_statement(connection.vendor), [game_id])
-        return cursor.fetchone() is not None
-
-
-@cache
-def _rated_statement(vendor: str) -> str:
-    return (
-        f"SELECT 1 FROM {table_name(RatingEvent)} WHERE {column(RatingEvent, 'game')} = %s LIMIT 1"
-    )
+    return row_exists(RatingEvent, game_id=game_id)
 
 
 def ratings_locked(users: set[int], bots: set[str]) -> list[PlayerRating]:
@@ -118,7 +110,7 @@ def events_insert(events: list[RatingEvent]) -> None:
     if not connection.features.can_return_rows_from_bulk_insert:
         RatingEvent.objects.bulk_create(events)
         return
-    fields = _insert_fields()
+    fields = insert_fields(RatingEvent)
     values = []
     for event in events:
         for field in fields:
@@ -132,13 +124,8 @@ def events_insert(events: list[RatingEvent]) -> None:
 
 
 @cache
-def _insert_fields() -> tuple:
-    return tuple(f for f in RatingEvent._meta.concrete_fields if not f.primary_key)
-
-
-@cache
 def _insert_statement(vendor: str, count: int) -> str:
-    fields = _insert_fields()
+    fields = insert_fields(RatingEvent)
     names = ", ".join(connection.ops.quote_name(f.column) for f in fields)
     row = f"({', '.join(['%s'] * len(fields))})"
     return (
