@@ -76,6 +76,16 @@ def job_for(analysis: GameAnalysis) -> Job:
     )
 
 
+def renew_lease(job: Job, now=None) -> bool:
+    """The lane still has ``job`` in hand (its worker paused while the machine was busy, or
+    slow): its lease runs ``LEASE`` from now. False if another lane took the game over."""
+    now = now or timezone.now()
+    renewed = GameAnalysis.objects.filter(
+        pk=job.analysis_id, status=GameAnalysis.Status.RUNNING, attempts=job.attempt
+    ).update(lease_until=now + LEASE)
+    return bool(renewed)
+
+
 def save(job: Job, result: dict) -> bool:
     """Keep ``result`` if the claim is still this worker's; False if another took over."""
     with transaction.atomic():

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from games.engine import GameState
 from games.engine.analysis import analyse
+from games.table.thinking import wait_for_room
 
 
 @dataclass(frozen=True)
@@ -26,9 +27,12 @@ class Job:
 
 
 def work(job: Job) -> dict:
-    """The analysis of ``job``, with the CPU seconds it took."""
+    """The analysis of ``job``, with the CPU seconds it took. Before each card it waits while
+    its server has closed the lane's gate (the machine is busy: ``analysis.room``)."""
     started = time.process_time()
     state = GameState(job.target, decks=list(job.decks), first_dealer=job.first_dealer)
-    result = analyse(state, job.moves, job.seed, job.iterations, job.luck_deals)
+    result = analyse(
+        state, job.moves, job.seed, job.iterations, job.luck_deals, before_each=wait_for_room
+    )
     result["cpu_seconds"] = time.process_time() - started
     return result

@@ -359,6 +359,10 @@ COINS_ANALYSIS_ITERATIONS = int(os.environ.get("COINS_ANALYSIS_ITERATIONS", "300
 COINS_ANALYSIS_LUCK_DEALS = int(os.environ.get("COINS_ANALYSIS_LUCK_DEALS", "200"))
 COINS_ANALYSIS_POLL = float(os.environ.get("COINS_ANALYSIS_POLL", "2"))
 COINS_ANALYSIS_PROCESSES = int(os.environ.get("COINS_ANALYSIS_PROCESSES", "1"))
+# The analysis works only while the machine's work at normal priority (every process that is
+# not niced: servers, PostgreSQL, Redis) takes less than this share of all its CPUs; a
+# worker pauses between cards while it takes more (analysis/room.py). 1 never pauses.
+COINS_ANALYSIS_ROOM = float(os.environ.get("COINS_ANALYSIS_ROOM", "0.5"))
 # Ratings (ratings/lane.py): how often an idle ratings lane looks for finished games to rate.
 COINS_RATINGS_POLL = float(os.environ.get("COINS_RATINGS_POLL", "0.5"))
 COINS_RUNNER_LANES = [

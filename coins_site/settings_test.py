@@ -34,6 +34,7 @@ if os.environ.get("PYTEST_XDIST_WORKER") and "Redis" in _layer["BACKEND"]:
 # Analyses in tests use tiny budgets (the engine's own tests judge the analysis itself).
 COINS_ANALYSIS_ITERATIONS = 6
 COINS_ANALYSIS_LUCK_DEALS = 8
+COINS_ANALYSIS_ROOM = 1.0  # tests never wait on how busy the machine is
 # Bot API tests play whole games quickly with one token; the limits' own tests set them back.
 COINS_API_MOVES = (10_000, 10_000)
 COINS_API_GAMES_AT_ONCE = (1000, 1000)

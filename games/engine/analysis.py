@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from statistics import fmean
 
 from .bots.experts import EXPERT_V4
@@ -89,12 +90,16 @@ def analyse(
     seed: str,
     iterations: int = ITERATIONS,
     luck_deals: int = LUCK_DEALS,
+    before_each: Callable[[], None] | None = None,
 ) -> dict:
     """Analyse ``moves`` (seat, card) played from the fresh ``state`` (the game's decks,
     nothing played): the ``plays``, ``accuracy`` and ``luck`` of a coins-analysis/1
-    document. ``state`` is played forward."""
+    document. ``state`` is played forward. ``before_each`` is called before each card's
+    analysis (a worker waits there while its server is busy)."""
     plays, luck, losses = [], [], {0: [], 1: [], 2: []}
     for index, (seat, card) in enumerate(moves):
+        if before_each is not None:
+            before_each()
         if not state.trick and state.trick_number == 1:
             hand_seed = f"{seed}:hand:{state.hand_number}"
             luck.append(
