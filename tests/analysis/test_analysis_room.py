@@ -87,7 +87,10 @@ def test_a_limit_of_one_never_reads_the_machine():
 
 
 @pytest.fixture
-def fresh_pools():
+def fresh_pools(monkeypatch):
+    """Analysis workers at normal priority: on the idle class, a machine kept busy by other
+    work (a loaded test run) could leave them no CPU to start in."""
+    monkeypatch.setattr(thinking, "ANALYSIS_NICENESS", 0)
     thinking.shutdown_pools()
     yield
     thinking.shutdown_pools()
