@@ -133,6 +133,16 @@ def no_bot_pause(settings):
 
 
 @pytest.fixture
+def fresh_pools():
+    """The thinking lanes' worker pools started afresh for the test, and stopped after it."""
+    from games.table import thinking
+
+    thinking.shutdown_pools()
+    yield
+    thinking.shutdown_pools()
+
+
+@pytest.fixture
 def make_user(django_user_model):
     """A person with a password (and an e-mail address, if given)."""
 

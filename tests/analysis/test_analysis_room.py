@@ -87,16 +87,13 @@ def test_a_limit_of_one_never_reads_the_machine():
 
 
 @pytest.fixture
-def fresh_pools(monkeypatch):
+def analysis_pool(monkeypatch, fresh_pools):
     """Analysis workers at normal priority: on the idle class, a machine kept busy by other
     work (a loaded test run) could leave them no CPU to start in."""
     monkeypatch.setattr(thinking, "ANALYSIS_NICENESS", 0)
-    thinking.shutdown_pools()
-    yield
-    thinking.shutdown_pools()
 
 
-def test_a_worker_waits_at_a_closed_gate_and_goes_on_when_it_opens(fresh_pools):
+def test_a_worker_waits_at_a_closed_gate_and_goes_on_when_it_opens(analysis_pool):
     analysis = thinking.pool(thinking.ANALYSIS)
     assert analysis.submit(thinking.wait_for_room).result(timeout=60) is None  # open
     thinking.pause_lane(thinking.ANALYSIS, True)
@@ -109,7 +106,7 @@ def test_a_worker_waits_at_a_closed_gate_and_goes_on_when_it_opens(fresh_pools):
         thinking.pause_lane(thinking.BOTS, True)  # the bots never wait
 
 
-def test_a_shutdown_opens_the_gate_of_a_waiting_worker(fresh_pools):
+def test_a_shutdown_opens_the_gate_of_a_waiting_worker(analysis_pool):
     thinking.pause_lane(thinking.ANALYSIS, True)
     waiting = thinking.pool(thinking.ANALYSIS).submit(thinking.wait_for_room)
     thinking.shutdown_pools()  # would wait for the worker for good behind a closed gate

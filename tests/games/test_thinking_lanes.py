@@ -17,13 +17,6 @@ from .sockets import at_my_turn
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture
-def fresh_pools():
-    thinking.shutdown_pools()
-    yield
-    thinking.shutdown_pools()
-
-
 def test_hint_workers_run_below_the_bots_workers(fresh_pools):
     bots = thinking.pool(thinking.BOTS).submit(os.nice, 0).result(timeout=60)
     hints = thinking.pool(thinking.HINTS).submit(os.nice, 0).result(timeout=60)
