@@ -332,6 +332,10 @@ COINS_BOT_PAUSE = float(os.environ.get("COINS_BOT_PAUSE", "0.8"))
 # and written only if the row has not changed since (games/table/unlocked.py); "0": every
 # card under the row's lock, as elsewhere.
 COINS_UNLOCKED_MOVES = os.environ.get("COINS_UNLOCKED_MOVES", "1") != "0"
+# Such a card from a socket is played on the server's event loop, its statement sent on one
+# of this many PostgreSQL connections per server process, kept beside Django's pool
+# (games/realtime/loop_db.py); "0": in the database threads.
+COINS_LOOP_CONNECTIONS = int(os.environ.get("COINS_LOOP_CONNECTIONS", "3"))
 # The longest a table runner sleeps between looks at the schedule. It sleeps until the next
 # game is due, and its own process wakes it for a game due sooner (games/table/alarm.py), so
 # this only bounds how late it serves a game scheduled by another process that died.

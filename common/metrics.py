@@ -32,7 +32,15 @@ def counted(kind: str):
 
     with connection.execute_wrapper(count):
         yield box
-    _log(path).write(f"{kind} {statements} {trips} {box['moves']}\n")
+    statements_counted(kind, statements, trips, box["moves"])
+
+
+def statements_counted(kind: str, statements: int, trips: int, moves: int = 1) -> None:
+    """Log a block's count as ``counted`` does, for statements sent past Django's
+    connection (``games/realtime/loop_db.py``)."""
+    path = getattr(settings, "COINS_QUERY_LOG", "")
+    if path:
+        _log(path).write(f"{kind} {statements} {trips} {moves}\n")
 
 
 _logs: dict = {}

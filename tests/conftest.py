@@ -90,8 +90,10 @@ def new_db_threads_for_each_test():
     from django.db import connections
 
     from games.realtime.db_threads import close_lanes
+    from games.realtime.loop_db import close_loop_connections
 
     close_lanes()
+    close_loop_connections()
     # asgiref's one thread for thread-sensitive calls (Django's own middleware and views
     # under ASGI) lives on; it hands its connection back too, or the pool keeps it open
     if SyncToAsync.single_thread_executor._threads:

@@ -23,6 +23,7 @@ from games.realtime.channels_adapter import (
 )
 from games.realtime.chat_socket import CHAT_KEYS, ChatSocket
 from games.realtime.db_threads import in_background_thread, in_db_thread
+from games.realtime.loop_card import play_on_loop
 from games.realtime.presence import (
     TOUCH_EVERY,
     TooManySockets,
@@ -241,7 +242,7 @@ class TableConsumer(RidesOutLayerOutages, ChatSocket, ReactionSocket, AsyncWebso
             await self.send(render_message(_('Say which card to play, like {"card": "12O"}.')))
             return
         try:
-            html, moves, status, self.shown_presence, notices = await in_db_thread(play_and_render)(
+            played = await play_on_loop(self, card, data) or await in_db_thread(play_and_render)(
                 self.game_id,
                 self.request,
                 card,
@@ -259,6 +260,7 @@ class TableConsumer(RidesOutLayerOutages, ChatSocket, ReactionSocket, AsyncWebso
         except (services.GameError, IllegalPlay) as error:
             await self.send(render_message(refusal_text(error)))
             return
+        html, moves, status, self.shown_presence, notices = played
         self.sent_moves, self.sent_status = moves, status
         await self.send(html)
         for notice in notices:  # the others hear of it once committed, after the mover

@@ -138,11 +138,11 @@ def play_card(
     card = parse_card(card)  # only codes: an int would be taken as the engine's card number
     after_moves = move_count(after_moves)
     move = partial(
-        _person_card, user=user, card=card, after_moves=after_moves, by_program=by_program
+        person_card, user=user, card=card, after_moves=after_moves, by_program=by_program
     )
     if seed:
         guess = shown_moves if after_moves is None else after_moves
-        last = partial(_ends_the_hand, user=user)
+        last = partial(ends_the_hand, user=user)
         result = play_unlocked(game_id, seed, guess, skip_channel, move, needs_lock=last)
         if result is not None:
             return result
@@ -150,7 +150,7 @@ def play_card(
         return move(table)
 
 
-def _ends_the_hand(loaded: LoadedGame, *, user) -> bool:
+def ends_the_hand(loaded: LoadedGame, *, user) -> bool:
     """Whether the person's card is their last of the hand and the hand ends with it (the
     bots answering at once, or the card closing the trick): a new deal, or the game's end,
     takes more than the unlocked path's one statement, and a card tried there first was
@@ -163,8 +163,8 @@ def _ends_the_hand(loaded: LoadedGame, *, user) -> bool:
     return len(state.hands[seat.number]) == 1 and closes
 
 
-def _person_card(
-    table: Table, *, user, card: int, after_moves: int | None, by_program: bool
+def person_card(
+    table: Table, *, user, card: int, after_moves: int | None, by_program: bool = False
 ) -> MoveResult:
     """The checks on a person's card and the card, with the bots' answers (locked or not)."""
     game, loaded = table.game, table.loaded

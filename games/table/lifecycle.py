@@ -252,8 +252,14 @@ def commit(rows: MoveRows, skip_channel: str = "", guard: tuple | None = None) -
     transaction.on_commit(partial(remember, loaded))
     moves = game.moves if rows.plays else -1  # -1: a change that is not a card (a stand-in)
     programs_seen(game.pk, any(s.user_id and is_bot_account(s.user) for s in loaded.seats))
-    notice = partial(notify_table, game.pk, moves, skip=skip_channel, others=rows.others_present)
-    transaction.on_commit(notice)
+    transaction.on_commit(partial(_tell_table, rows, moves, skip_channel))
+
+
+def _tell_table(rows: MoveRows, moves: int, skip_channel: str) -> None:
+    """Once the batch is kept: tell the table, with whether anyone else is there as the
+    batch's statement found it (read now: a batch sent by its caller has just returned)."""
+    game_id = rows.loaded.game.pk
+    notify_table(game_id, moves, skip=skip_channel, others=rows.others_present)
 
 
 # -- ending ---------------------------------------------------------------------------------

@@ -9,6 +9,9 @@ worker's database round trips (and the GIL waits after each) down.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from types import SimpleNamespace
 
 import psycopg
@@ -237,17 +240,45 @@ def _write_together(rows: MoveRows, mover_channel: str = "", guard: tuple | None
         written = f"1 / ({written} = %s)::integer"
         others = "coins_others_present(%s, %s)" if mover_channel else others
         others_params = [len(rows.plays), *others_params]
+    statement = (
+        f"WITH {', '.join(parts)} {update}{game_where} RETURNING {written}, {others}",
+        params + values + others_params,
+    )
+    taken = _taken.get()
+    if taken is not None:  # sent by the caller (``games/realtime/loop_card.py``)
+        taken.append(statement)
+        return
     with prepared_cursor() as cursor:
-        cursor.execute(
-            f"WITH {', '.join(parts)} {update}{game_where} RETURNING {written}, {others}",
-            params + values + others_params,
-        )
+        cursor.execute(*statement)
         row = cursor.fetchone()
+    batch_written(rows, row, guard)
+
+
+def batch_written(rows: MoveRows, row: tuple | None, guard: tuple | None = None) -> None:
+    """Check what the batch's statement returned (``row``), and note who else is at the
+    table. Raise ``StaleTable`` if a guarded batch found the row changed (nothing was
+    written), ``LostRows`` if plays went missing."""
+    game = rows.loaded.game
     if row is None:
         raise StaleTable(f"game {game.pk} changed since it was cached")
     count, rows.others_present = row
     if guard is None and count != len(rows.plays):
         raise LostRows(f"game {game.pk}: {count} plays written of {len(rows.plays)}")
+
+
+_taken: ContextVar[list | None] = ContextVar("batch_taken", default=None)
+
+
+@contextmanager
+def batch_taken() -> Iterator[list[tuple[str, list]]]:
+    """Inside, a batch is not sent: its statement (text, parameters) is kept for the
+    caller to send on a connection of its own, then to hand its row to ``batch_written``."""
+    taken: list[tuple[str, list]] = []
+    token = _taken.set(taken)
+    try:
+        yield taken
+    finally:
+        _taken.reset(token)
 
 
 def _seat_changes(rows: MoveRows) -> dict[int, list]:

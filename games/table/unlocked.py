@@ -18,7 +18,8 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TypeVar
+from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -27,7 +28,13 @@ from games.engine import IllegalPlay
 from games.table.errors import GameError
 from games.table.lifecycle import Table
 from games.table.loading import LoadedGame, cached_game
-from games.table.move_rows import NeedsLock, StaleTable, writes_together
+from games.table.move_rows import (
+    NeedsLock,
+    StaleTable,
+    batch_taken,
+    batch_written,
+    writes_together,
+)
 from games.table.move_sql import GUARD
 
 log = logging.getLogger(__name__)
@@ -49,15 +56,11 @@ def play_unlocked(
     it guarded; return what it returned, or None if the card must be played under the
     lock instead (nothing was written then). ``needs_lock``: says from the copy, before
     anything is played, that the change will need the lock (it would be played twice)."""
-    if moves is None or not _possible():
+    if not _possible():
         return None
-    loaded = cached_game(game_id, seed, moves)
-    if loaded is None or not loaded.game.is_running:
+    table = _table_on_copy(game_id, seed, moves, skip_channel, needs_lock)
+    if table is None:
         return None
-    if needs_lock is not None and needs_lock(loaded):
-        return None
-    game = loaded.game
-    table = Table(game, skip_channel, loaded=loaded, guard=(moves, game.updated_at))
     kept = {"written": False}
     try:
         with transaction.atomic(), _one_statement_commits(kept):
@@ -70,6 +73,97 @@ def play_unlocked(
         if not isinstance(error, EXPECTED):
             log.warning("Card at table %s played again under the lock", game_id, exc_info=True)
         return None
+
+
+def _table_on_copy(
+    game_id: int,
+    seed: str,
+    moves: int | None,
+    skip_channel: str,
+    needs_lock: Callable[[LoadedGame], bool] | None,
+) -> Table | None:
+    """A table on this process's copy of the game after ``moves`` plays, its write guarded;
+    None if there is no such copy, or the change will need the lock."""
+    if moves is None:
+        return None
+    loaded = cached_game(game_id, seed, moves)
+    if loaded is None or not loaded.game.is_running:
+        return None
+    if needs_lock is not None and needs_lock(loaded):
+        return None
+    game = loaded.game
+    return Table(game, skip_channel, loaded=loaded, guard=(moves, game.updated_at))
+
+
+@dataclass
+class Prepared(Generic[T]):
+    """A change played on the copy whose one statement is still to be sent: what the
+    change returned, the statement, and what waits for its commit."""
+
+    table: Table
+    result: T
+    statement: tuple[str, list]
+    on_commit: list[Callable[[], object]]
+
+    def written(self, row: tuple | None) -> None:
+        """The statement returned ``row`` (it committed): check it (``StaleTable`` if it
+        found the row changed and wrote nothing), then do what waited for the commit.
+        A failure there is logged: the card is kept, and its board must still go."""
+        batch_written(self.table.rows, row, self.table.guard)
+        for call in self.on_commit:
+            try:
+                call()
+            except Exception:
+                log.exception("After a card at table %s", self.table.game.pk)
+
+
+def prepare_on_copy(
+    game_id: int,
+    seed: str,
+    moves: int | None,
+    skip_channel: str,
+    change: Callable[[Table], T],
+    needs_lock: Callable[[LoadedGame], bool] | None = None,
+) -> Prepared[T] | None:
+    """``play_unlocked`` up to its statement, for a caller on an event loop: ``change`` is
+    run on the copy and nothing touches Django's connection (a statement would raise,
+    Django refusing synchronous database work on an event loop, and the card would go to
+    the locked path). The caller sends ``statement`` on a connection of its own, then
+    calls ``written``. None: the card must take another path (nothing was sent)."""
+    if not (settings.COINS_UNLOCKED_MOVES and writes_together()):
+        return None
+    table = _table_on_copy(game_id, seed, moves, skip_channel, needs_lock)
+    if table is None:
+        return None
+    try:
+        with _on_commit_kept() as on_commit, batch_taken() as taken:
+            result = change(table)
+            table.finish()
+    except EXPECTED:
+        return None
+    except Exception:
+        log.warning("Card at table %s not played on the event loop", game_id, exc_info=True)
+        return None
+    if len(taken) != 1:
+        return None
+    return Prepared(table, result, taken[0], on_commit)
+
+
+@contextmanager
+def _on_commit_kept() -> Iterator[list[Callable[[], object]]]:
+    """What the change asks to run on commit (``transaction.on_commit``), kept in a list.
+    Django's own bookkeeping of an atomic block, on this thread's connection, without a
+    transaction: the statement is sent elsewhere, and the block opens nothing."""
+    if connection.in_atomic_block:
+        raise NeedsLock("inside a transaction")
+    kept: list[Callable[[], object]] = []
+    before = connection.run_on_commit
+    connection.in_atomic_block, connection.run_on_commit = True, []
+    try:
+        yield kept
+        kept.extend(call for _savepoints, call, _robust in connection.run_on_commit)
+    finally:
+        connection.in_atomic_block, connection.run_on_commit = False, before
 
 
 def _possible() -> bool:

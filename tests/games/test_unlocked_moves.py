@@ -238,16 +238,26 @@ def test_alone_at_the_table_the_move_tells_no_one(alice):
 async def test_a_socket_s_cards_go_in_one_statement_through_a_whole_game(alice, monkeypatch):
     """The site's own path: a person's socket plays a game to its end against two bots
     (answered by the table runner, as on a server); most of its cards take the one
-    statement, and the rows end as the engine says."""
+    statement, on the socket's event loop (``games/realtime/loop_card.py``) or, where the
+    loop hands a card on, in a database thread, and the rows end as the engine says."""
+    from games.realtime import consumers
     from tests.games.sockets import Client, db
 
-    outcomes = []
+    outcomes = []  # per card: whether it went in the one statement
+    on_loop = consumers.play_on_loop
+
+    async def loop_counted(*args, **kwargs):
+        result = await on_loop(*args, **kwargs)
+        if result is not None:
+            outcomes.append(True)
+        return result
 
     def counted(*args, **kwargs):
         result = play_unlocked(*args, **kwargs)
         outcomes.append(result is not None)
         return result
 
+    monkeypatch.setattr(consumers, "play_on_loop", loop_counted)
     monkeypatch.setattr(flow, "play_unlocked", counted)
     game = await db(a_game)(alice)
     client = Client(game.pk, alice, 0)
@@ -268,13 +278,13 @@ def test_a_card_that_ends_the_hand_goes_straight_to_the_lock_played_once(alice, 
     Every other card of the hand is played once, on the copy."""
     game = a_game(alice)
     tries: list[bool] = []  # per try of the person's card: under the lock?
-    real = flow._person_card
+    real = flow.person_card
 
     def person_card(table, **kwargs):
         tries.append(table.guard is None)
         return real(table, **kwargs)
 
-    monkeypatch.setattr(flow, "_person_card", person_card)
+    monkeypatch.setattr(flow, "person_card", person_card)
     hand = game_load(Game.objects.get(pk=game.pk)).state.hand_number
     while True:
         fresh = Game.objects.get(pk=game.pk)

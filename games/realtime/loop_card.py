@@ -1,0 +1,84 @@
+"""A person's card played on the socket's own event loop: the unlocked path
+(``games/table/unlocked.py``) with no database thread.
+
+The card (and the bots' answers) is played on this process's copy of the game, its one
+statement sent on the loop's own connection (``games/realtime/loop_db.py``), and the
+mover's board rendered while PostgreSQL runs the statement and flushes its commit. The board
+goes out only once the statement has returned: a card shown is a card kept. Anything this
+path cannot do (no copy, a new deal, the game's end, a row changed meanwhile, a database
+error) leaves the card to the database threads' path, which decides it as before; nothing
+was written then, or, if the statement's fate is unknown (a connection lost mid-way), that
+path finds the card already played by its move count and sends the board.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from functools import partial
+
+from common.metrics import statements_counted
+from games.board.render import render_board, viewer_context
+from games.engine import IllegalPlay, parse_card
+from games.realtime.db_threads import in_db_thread
+from games.realtime.loop_db import loop_connections, prepares
+from games.realtime.push import notices_kept
+from games.realtime.socket_calls import render_for, shown_presence
+from games.table import flow
+from games.table.errors import GameError, move_count
+from games.table.move_rows import StaleTable
+from games.table.unlocked import prepare_on_copy
+
+log = logging.getLogger(__name__)
+
+
+async def play_on_loop(socket, card: str, data: dict) -> tuple | None:
+    """Play ``card`` for ``socket``'s person on the loop; return what ``play_and_render``
+    returns (board, move count, status, presence shown, notices), or None: the card goes
+    to the database threads' path, nothing having been written."""
+    connections = loop_connections()
+    if connections is None or not socket.seed:
+        return None
+    try:
+        after = move_count(data.get("moves"))
+        chosen = parse_card(card)
+    except (GameError, IllegalPlay):
+        return None  # the threads' path gives the refusal
+    moves = after if after is not None else socket.sent_moves
+    user = socket.request.user
+    change = partial(flow.person_card, user=user, card=chosen, after_moves=after)
+    needs_lock = partial(flow.ends_the_hand, user=user)
+    prepared = prepare_on_copy(
+        socket.game_id, socket.seed, moves, socket.channel_name, change, needs_lock
+    )
+    if prepared is None:
+        return None
+    sent = asyncio.ensure_future(connections.fetch_one(*prepared.statement, prepare=prepares()))
+    await asyncio.sleep(0)  # the statement goes out; the board is rendered meanwhile
+    result = prepared.result
+    try:
+        context = viewer_context(
+            result.loaded.game, socket.request, loaded=result.loaded, presence=socket.presence
+        )
+        board = render_board(context, socket.request), shown_presence(context)
+    except Exception:
+        log.warning("Board of table %s not rendered on the loop", socket.game_id, exc_info=True)
+        board = None
+    try:
+        row = await sent
+    except Exception as error:  # a lost connection, say: the threads' path decides
+        log.warning("Card at table %s: the loop's statement failed: %s", socket.game_id, error)
+        return None
+    try:
+        with notices_kept() as notices:
+            prepared.written(row)
+    except StaleTable:
+        return None  # a row changed since the copy: nothing was written
+    statements_counted("human", 1, 1, result.played)
+    game = result.loaded.game
+    if board is None:  # the card is kept: its board comes from a database thread
+        html, moves, status, _seated, shown = await in_db_thread(render_for)(
+            game.pk, socket.seed, socket.request, game.moves, socket.presence
+        )
+        return html, moves, status, shown, notices
+    return board[0], game.moves, game.status, board[1], notices

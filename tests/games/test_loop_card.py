@@ -1,0 +1,192 @@
+"""A person's card played on the socket's event loop (``games/realtime/loop_card.py``): one
+statement on the loop's own connection, the board sent only once it has committed, and
+every case the loop cannot decide handed to the database threads' path with nothing
+written, or, when a statement's fate is unknown, found there already played."""
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+from psycopg import OperationalError
+
+from games.models import Game, Play
+from games.realtime import consumers, loop_card, loop_db
+from tests.games.helpers import assert_no_hidden_cards, board_moves, can_play, hand_cards
+from tests.games.sockets import Client, at_my_turn, db, scan_frames
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.asyncio,
+    pytest.mark.usefixtures("table_runner"),  # the bots' cards before the person's first turn
+    pytest.mark.skipif(connection.vendor != "postgresql", reason="the loop's connections"),
+]
+
+
+@pytest.fixture
+def thread_cards(monkeypatch) -> list[str]:
+    """The cards a socket handed to a database thread (``play_and_render``)."""
+    handed: list[str] = []
+    real = consumers.play_and_render
+
+    def spy(game_id, request, card, *args, **kwargs):
+        handed.append(card)
+        return real(game_id, request, card, *args, **kwargs)
+
+    monkeypatch.setattr(consumers, "play_and_render", spy)
+    return handed
+
+
+@pytest.fixture
+def loop_statements(monkeypatch) -> list[str]:
+    """The statements sent on the loop's connections."""
+    sent: list[str] = []
+    real = loop_db.LoopConnections.fetch_one
+
+    async def spy(self, sql, params, prepare):
+        sent.append(sql)
+        return await real(self, sql, params, prepare)
+
+    monkeypatch.setattr(loop_db.LoopConnections, "fetch_one", spy)
+    return sent
+
+
+def cards_played(game: Game) -> list[str]:
+    return list(Play.objects.filter(game=game).order_by("sequence").values_list("card", flat=True))
+
+
+async def play_first_card(client: Client, board: str) -> tuple[str, str]:
+    """Play the hand's first card as the page sends it; return it and the board after it."""
+    card, moves = hand_cards(board)[0], board_moves(board)
+    await client.send({"card": card, "moves": moves, "HEADERS": {"HX-Request": "true"}})
+    return card, await client.board_where(lambda frame: board_moves(frame) > moves)
+
+
+async def test_a_card_goes_in_one_statement_on_the_loop_and_the_others_hear(
+    alice, bob, thread_cards, loop_statements
+):
+    game, client, board = await at_my_turn(alice)
+    watcher = Client(game.pk, bob)
+    await watcher.connect()
+    await watcher.board_where(lambda frame: True)
+    card, after = await play_first_card(client, board)
+    assert thread_cards == []
+    assert len(loop_statements) == 1 and loop_statements[0].startswith("WITH guard AS (")
+    played = await db(cards_played)(game)
+    assert played[board_moves(board)] == card
+    assert board_moves(after) == len(played)  # the bots' answers came in the same statement
+    row = await db(Game.objects.get)(pk=game.pk)
+    assert row.moves == len(played)
+    await watcher.board_where(lambda frame: board_moves(frame) == row.moves)
+    await scan_frames(client, game)
+    for frame in watcher.frames:
+        await db(assert_no_hidden_cards)(frame, game, None)
+    await watcher.close()
+    await client.close()
+
+
+async def test_a_row_changed_since_the_copy_writes_nothing_and_the_lock_plays_it(
+    alice, thread_cards, loop_statements
+):
+    """Another process changed the game row (a seat's change saves it): the loop's
+    statement finds it so and writes nothing; the card is played under the lock, once."""
+    game, client, board = await at_my_turn(alice)
+    await db(Game.objects.filter(pk=game.pk).update)(updated_at=timezone.now())
+    card, after = await play_first_card(client, board)
+    assert len(loop_statements) == 1 and thread_cards == [card]
+    played = await db(cards_played)(game)
+    assert played.count(card) == 1 and board_moves(after) == len(played)
+    await client.close()
+
+
+async def test_a_database_error_before_the_statement_hands_the_card_to_a_thread(
+    alice, thread_cards, monkeypatch
+):
+    game, client, board = await at_my_turn(alice)
+
+    async def refused(self):
+        raise OperationalError("connection refused")
+
+    monkeypatch.setattr(loop_db.LoopConnections, "_take", refused)
+    card, after = await play_first_card(client, board)
+    assert thread_cards == [card]
+    played = await db(cards_played)(game)
+    assert played.count(card) == 1 and board_moves(after) == len(played)
+    await client.close()
+
+
+async def test_a_card_kept_whose_answer_was_lost_is_found_played_not_played_twice(
+    alice, thread_cards, monkeypatch
+):
+    """The statement committed and the connection broke before its row came back: the
+    threads' path finds the card played (the page sent its move count) and sends the
+    board; the card is in the rows once."""
+    game, client, board = await at_my_turn(alice)
+    real = loop_db.LoopConnections.fetch_one
+
+    async def lost(self, sql, params, prepare):
+        await real(self, sql, params, prepare)
+        raise OperationalError("server closed the connection unexpectedly")
+
+    monkeypatch.setattr(loop_db.LoopConnections, "fetch_one", lost)
+    card, after = await play_first_card(client, board)
+    assert thread_cards == [card]
+    played = await db(cards_played)(game)
+    assert played.count(card) == 1 and board_moves(after) == len(played)
+    assert 'id="table-message"' not in "".join(client.frames[-3:])  # no refusal shown
+    await client.close()
+
+
+async def test_a_board_the_loop_cannot_render_comes_from_a_thread_card_kept(
+    alice, thread_cards, monkeypatch
+):
+    game, client, board = await at_my_turn(alice)
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("a template error")
+
+    monkeypatch.setattr(loop_card, "render_board", broken)
+    card, after = await play_first_card(client, board)
+    assert thread_cards == []  # played on the loop; only its board was rendered elsewhere
+    played = await db(cards_played)(game)
+    assert played.count(card) == 1 and board_moves(after) == len(played)
+    assert can_play(after)  # the bots answered: the person's turn again
+    await client.close()
+
+
+async def test_a_connection_postgresql_dropped_is_replaced_before_the_next_card(
+    alice, thread_cards, loop_statements
+):
+    """A restart of PostgreSQL (here its backend ended) between two cards: the next card
+    notices the dropped connection before using it and goes on the loop on a new one."""
+    game, client, board = await at_my_turn(alice)
+    _, board = await play_first_card(client, board)
+    board = await client.board_where(can_play)
+    kept = loop_db.loop_connections()
+    assert len(kept.idle) == 1
+    pid = kept.idle[0].info.backend_pid
+
+    def end_backend():
+        """End it, and return once it has gone (it says so on its socket as it goes)."""
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
+            while True:
+                cursor.execute("SELECT 1 FROM pg_stat_activity WHERE pid = %s", [pid])
+                if cursor.fetchone() is None:
+                    return
+
+    await db(end_backend)()
+    card, after = await play_first_card(client, board)
+    assert thread_cards == [] and len(loop_statements) == 2
+    assert kept.idle[0].info.backend_pid != pid
+    played = await db(cards_played)(game)
+    assert played.count(card) == 1 and board_moves(after) == len(played)
+    await client.close()
+
+
+async def test_without_loop_connections_cards_go_to_the_threads(
+    alice, thread_cards, loop_statements, settings
+):
+    settings.COINS_LOOP_CONNECTIONS = 0
+    _game, client, board = await at_my_turn(alice)
+    card, _ = await play_first_card(client, board)
+    assert thread_cards == [card] and loop_statements == []
+    await client.close()
