@@ -136,9 +136,11 @@ def main() -> None:
     finally:
         # Stopped (SIGTERM, SIGINT): end the search and analysis workers now, or Python's
         # exit waits for the work they have in hand (minutes, for an analysis).
+        from games.realtime.loop_db import close_loop_connections
         from games.table.thinking import stop_workers_now
 
         stop_workers_now()
+        close_loop_connections()  # PostgreSQL hears them close, rather than lose them
 
 
 if __name__ == "__main__":

@@ -11,6 +11,9 @@ is played again under the lock. So does a card the copy refuses (the locked path
 answer), and a batch that would need more than its one statement (a new deal, the game's
 end, a seat's change: ``NeedsLock``). PostgreSQL only; elsewhere, inside an outer
 transaction, or with ``COINS_UNLOCKED_MOVES`` off, every card takes the lock.
+
+A socket's card goes this way without a database thread: ``prepare_on_copy`` plays it on
+the copy and keeps the statement for the event loop to send (``games/realtime/loop_card.py``).
 """
 
 from __future__ import annotations
