@@ -115,7 +115,9 @@ class RidesOutLayerOutages:
     async def receive_from_layer(self):
         """The next message from the channel layer, or ``layer.back`` after an outage."""
         try:
-            return await self.layer_receive()
+            return await read_never_cancelled(
+                self.channel_layer, self.channel_name, self.layer_receive
+            )
         except LAYER_OUTAGES as error:
             log.warning("Channel layer failed at %s: %s", self.scope.get("path"), error)
             await wait_for_channel_layer(self.channel_layer)
@@ -123,6 +125,60 @@ class RidesOutLayerOutages:
 
     async def layer_back(self, event):
         raise NotImplementedError("a consumer that rides out outages says what it missed")
+
+
+LAST_READ_SECONDS = 10  # a closed socket's read still going this long is cancelled after all
+_last_reads: set[asyncio.Task] = set()  # closed sockets' reads, finishing (kept referenced)
+
+
+async def read_never_cancelled(layer, channel: str, receive):
+    """``await receive()``, the read left to finish if the socket closes meanwhile.
+
+    On Redis the sockets of a process take turns reading the process's one queue: the
+    reader of the moment pops a message for any of them (``BZPOPMIN``) and hands it over.
+    Channels cancels a socket's read when the socket closes. A cancel that lands while that
+    pop's answer is on its way loses the message, meant for another socket (redis-py drops
+    the connection), and a cancelled reader was seen to hold the turn until its pop timed out
+    (5 s), every other socket of the process deaf meanwhile (``lab/benchmarks/layer_loss.py``:
+    2 or 3 messages lost of 8,000 and rounds of 136 s against 1.1 s; docs/benchmarks.md).
+    So a closing socket's read is not cancelled: the socket sends itself a last message, on
+    which its read ends, and a read still going after ``LAST_READ_SECONDS`` (Redis away) is
+    cancelled then. The in-memory layer loses nothing to a cancel: its reads are awaited as
+    they are."""
+    if not isinstance(layer, RedisChannelLayer):
+        return await receive()
+    read = asyncio.ensure_future(receive())
+    try:
+        return await asyncio.shield(read)
+    except asyncio.CancelledError:
+        read.add_done_callback(_outcome_taken)
+        if not read.done():
+            last = asyncio.ensure_future(_let_read_finish(layer, channel, read))
+            _last_reads.add(last)
+            last.add_done_callback(_last_reads.discard)
+        raise
+
+
+async def _let_read_finish(layer, channel: str, read: asyncio.Future) -> None:
+    try:
+        await layer.send(channel, {"type": "socket.gone"})
+        await asyncio.wait([read], timeout=LAST_READ_SECONDS)
+    except Exception as error:  # Redis away: nothing for the read to lose then
+        log.info("A closed socket's last read could not be ended by a message: %s", error)
+    finally:
+        read.cancel()  # ended already, unless Redis is away
+
+
+def _outcome_taken(read: asyncio.Future) -> None:
+    """A closed socket's read ends unheard: take its outcome (asyncio warns otherwise)."""
+    if not read.cancelled():
+        read.exception()
+
+
+async def last_reads_finished() -> None:
+    """Return once every closed socket's read has ended (a test's end)."""
+    while _last_reads:
+        await asyncio.gather(*_last_reads, return_exceptions=True)
 
 
 RETRY_AFTER = (0.05, 0.2)  # seconds: a pooled connection that died with Redis fails once

@@ -1,6 +1,7 @@
 """Pins what games/channels_adapter.py takes from Channels and channels-redis beyond their
 documented API to the versions installed: an upgrade that changes it fails here."""
 
+import asyncio
 import inspect
 import os
 
@@ -11,7 +12,12 @@ from channels.consumer import AsyncConsumer
 from channels.layers import InMemoryChannelLayer
 from channels_redis.core import RedisChannelLayer
 
-from games.realtime.channels_adapter import dispatch_without_db_hop, others_watching
+from games.realtime.channels_adapter import (
+    dispatch_without_db_hop,
+    last_reads_finished,
+    others_watching,
+    read_never_cancelled,
+)
 
 
 def test_the_installed_versions_are_the_ones_the_adapter_was_written_for():
@@ -75,3 +81,101 @@ async def test_others_watching_counts_every_socket_but_the_asking_one(kind):
     await layer.group_discard(group, other)
     assert not await others_watching(layer, group, me)
     await layer.flush()
+
+
+async def _layer_or_skip(kind: str):
+    layer = LAYERS[kind]()
+    try:
+        await layer.flush()
+    except OSError:
+        if os.environ.get("REDIS_URL"):
+            raise  # CI and production settings name a Redis: it must be there
+        pytest.skip("no Redis running here (SQLite and in-memory defaults)")
+    return layer
+
+
+def _recorded_read(layer, channel: str, outcomes: list):
+    """A socket's read of ``channel`` that notes how it ended: a message's type, or a cancel."""
+
+    async def receive():
+        try:
+            message = await layer.receive(channel)
+        except asyncio.CancelledError:
+            outcomes.append("cancelled")
+            raise
+        outcomes.append(message["type"])
+        return message
+
+    return receive
+
+
+async def _a_read_under_way(layer, channel: str, outcomes: list) -> asyncio.Task:
+    reading = asyncio.create_task(
+        read_never_cancelled(layer, channel, _recorded_read(layer, channel, outcomes))
+    )
+    while not getattr(layer, "receive_count", 1):  # Redis: until the read has begun
+        await asyncio.sleep(0)
+    return reading
+
+
+async def test_a_closing_socket_s_read_on_redis_ends_on_its_last_message_not_a_cancel():
+    """A cancel landing while the process's reader pops a message loses that message, meant
+    for another socket: a closing socket's read is left to end on a message of its own."""
+    layer = await _layer_or_skip("redis")
+    channel = await layer.new_channel()
+    outcomes: list[str] = []
+    reading = await _a_read_under_way(layer, channel, outcomes)
+    reading.cancel()  # as Channels does when the socket closes
+    with pytest.raises(asyncio.CancelledError):
+        await reading
+    await last_reads_finished()
+    assert outcomes == ["socket.gone"]
+    assert layer.receive_count == 0  # no read left behind
+    await layer.flush()
+
+
+async def test_a_message_for_another_socket_reaches_it_while_one_closes():
+    layer = await _layer_or_skip("redis")
+    closing, staying = await layer.new_channel(), await layer.new_channel()
+    gone: list[str] = []
+    first = await _a_read_under_way(layer, closing, gone)  # the process's reader now
+    heard: list[str] = []
+    second = await _a_read_under_way(layer, staying, heard)
+    first.cancel()
+    await layer.send(staying, {"type": "table.update", "moves": 4})
+    assert (await second)["moves"] == 4
+    with pytest.raises(asyncio.CancelledError):
+        await first
+    await last_reads_finished()
+    assert (gone, heard) == (["socket.gone"], ["table.update"])
+    await layer.flush()
+
+
+async def test_with_redis_away_a_closing_socket_s_read_is_cancelled_after_all(monkeypatch):
+    layer = await _layer_or_skip("redis")
+    channel = await layer.new_channel()
+    outcomes: list[str] = []
+    reading = await _a_read_under_way(layer, channel, outcomes)
+
+    async def away(*args):
+        raise OSError("Connection refused")
+
+    monkeypatch.setattr(layer, "send", away)
+    reading.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await reading
+    await last_reads_finished()
+    assert outcomes == ["cancelled"] and layer.receive_count == 0
+    await layer.flush()
+
+
+async def test_the_in_memory_layer_s_reads_are_cancelled_as_they_are():
+    layer = await _layer_or_skip("memory")
+    channel = await layer.new_channel()
+    outcomes: list[str] = []
+    reading = await _a_read_under_way(layer, channel, outcomes)
+    await asyncio.sleep(0)  # the read waits in the layer
+    reading.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await reading
+    assert outcomes == ["cancelled"]
