@@ -53,6 +53,12 @@ def cards_played(game: Game) -> list[str]:
     return list(Play.objects.filter(game=game).order_by("sequence").values_list("card", flat=True))
 
 
+async def played_once(game: Game, card: str, board: str) -> None:
+    """``card`` is in the rows once, and ``board`` shows every card played."""
+    played = await db(cards_played)(game)
+    assert played.count(card) == 1 and board_moves(board) == len(played)
+
+
 async def play_first_card(client: Client, board: str) -> tuple[str, str]:
     """Play the hand's first card as the page sends it; return it and the board after it."""
     card, moves = hand_cards(board)[0], board_moves(board)
@@ -92,8 +98,7 @@ async def test_a_row_changed_since_the_copy_writes_nothing_and_the_lock_plays_it
     await db(Game.objects.filter(pk=game.pk).update)(updated_at=timezone.now())
     card, after = await play_first_card(client, board)
     assert len(loop_statements) == 1 and thread_cards == [card]
-    played = await db(cards_played)(game)
-    assert played.count(card) == 1 and board_moves(after) == len(played)
+    await played_once(game, card, after)
     await client.close()
 
 
@@ -108,8 +113,7 @@ async def test_a_database_error_before_the_statement_hands_the_card_to_a_thread(
     monkeypatch.setattr(loop_db.LoopConnections, "_take", refused)
     card, after = await play_first_card(client, board)
     assert thread_cards == [card]
-    played = await db(cards_played)(game)
-    assert played.count(card) == 1 and board_moves(after) == len(played)
+    await played_once(game, card, after)
     await client.close()
 
 
@@ -129,8 +133,7 @@ async def test_a_card_kept_whose_answer_was_lost_is_found_played_not_played_twic
     monkeypatch.setattr(loop_db.LoopConnections, "fetch_one", lost)
     card, after = await play_first_card(client, board)
     assert thread_cards == [card]
-    played = await db(cards_played)(game)
-    assert played.count(card) == 1 and board_moves(after) == len(played)
+    await played_once(game, card, after)
     assert 'id="table-message"' not in "".join(client.frames[-3:])  # no refusal shown
     await client.close()
 
@@ -146,8 +149,7 @@ async def test_a_board_the_loop_cannot_render_comes_from_a_thread_card_kept(
     monkeypatch.setattr(loop_card, "render_board", broken)
     card, after = await play_first_card(client, board)
     assert thread_cards == []  # played on the loop; only its board was rendered elsewhere
-    played = await db(cards_played)(game)
-    assert played.count(card) == 1 and board_moves(after) == len(played)
+    await played_once(game, card, after)
     assert can_play(after)  # the bots answered: the person's turn again
     await client.close()
 
@@ -177,8 +179,7 @@ async def test_a_connection_postgresql_dropped_is_replaced_before_the_next_card(
     card, after = await play_first_card(client, board)
     assert thread_cards == [] and len(loop_statements) == 2
     assert kept.idle[0].info.backend_pid != pid
-    played = await db(cards_played)(game)
-    assert played.count(card) == 1 and board_moves(after) == len(played)
+    await played_once(game, card, after)
     await client.close()
 
 
