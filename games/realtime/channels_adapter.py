@@ -167,6 +167,7 @@ async def _let_read_finish(layer, channel: str, read: asyncio.Future) -> None:
         log.info("A closed socket's last read could not be ended by a message: %s", error)
     finally:
         read.cancel()  # ended already, unless Redis is away
+        await asyncio.wait([read])  # its own ``finally`` done: the layer's count of reads
 
 
 def _outcome_taken(read: asyncio.Future) -> None:
@@ -176,9 +177,17 @@ def _outcome_taken(read: asyncio.Future) -> None:
 
 
 async def last_reads_finished() -> None:
-    """Return once every closed socket's read has ended (a test's end)."""
-    while _last_reads:
-        await asyncio.gather(*_last_reads, return_exceptions=True)
+    """Return once every closed socket's read on this event loop has ended (a test's end).
+    Reads left on a loop that has closed since (an earlier test's) are forgotten."""
+    loop = asyncio.get_running_loop()
+    while True:
+        for last in list(_last_reads):
+            if last.get_loop().is_closed():
+                _last_reads.discard(last)
+        mine = [last for last in _last_reads if last.get_loop() is loop]
+        if not mine:
+            return
+        await asyncio.gather(*mine, return_exceptions=True)
 
 
 RETRY_AFTER = (0.05, 0.2)  # seconds: a pooled connection that died with Redis fails once

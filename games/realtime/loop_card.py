@@ -32,6 +32,16 @@ from games.table.unlocked import prepare_on_copy
 log = logging.getLogger(__name__)
 
 
+async def _kept(connections, prepared) -> list:
+    """Send the statement and, once it has committed, do what waited for that; return the
+    notices for the table's other sockets."""
+    row = await connections.fetch_one(*prepared.statement, prepare=prepares())
+    with notices_kept() as notices:
+        prepared.written(row)
+    statements_counted("human", 1, 1, prepared.result.played)
+    return notices
+
+
 async def play_on_loop(socket, card: str, data: dict) -> tuple | None:
     """Play ``card`` for ``socket``'s person on the loop; return what ``play_and_render``
     returns (board, move count, status, presence shown, notices), or None: the card goes
@@ -53,7 +63,7 @@ async def play_on_loop(socket, card: str, data: dict) -> tuple | None:
     )
     if prepared is None:
         return None
-    sent = asyncio.ensure_future(connections.fetch_one(*prepared.statement, prepare=prepares()))
+    sent = asyncio.ensure_future(_kept(connections, prepared))
     await asyncio.sleep(0)  # the statement goes out; the board is rendered meanwhile
     result = prepared.result
     try:
@@ -65,16 +75,14 @@ async def play_on_loop(socket, card: str, data: dict) -> tuple | None:
         log.warning("Board of table %s not rendered on the loop", socket.game_id, exc_info=True)
         board = None
     try:
-        row = await sent
+        # shielded: a handler cancelled now (the server stopping) leaves the card's own
+        # work done once it commits (the cache, the runner's alarm)
+        notices = await asyncio.shield(sent)
+    except StaleTable:
+        return None  # a row changed since the copy: nothing was written
     except Exception as error:  # a lost connection, say: the threads' path decides
         log.warning("Card at table %s: the loop's statement failed: %s", socket.game_id, error)
         return None
-    try:
-        with notices_kept() as notices:
-            prepared.written(row)
-    except StaleTable:
-        return None  # a row changed since the copy: nothing was written
-    statements_counted("human", 1, 1, result.played)
     game = result.loaded.game
     if board is None:  # the card is kept: its board comes from a database thread
         html, moves, status, _seated, shown = await in_db_thread(render_for)(

@@ -23,9 +23,12 @@ import weakref
 import psycopg
 from django.conf import settings
 from django.db import connection as django_connection
+from psycopg import sql
 from psycopg.pq import ConnStatus
 
 CONNECT_SECONDS = 2  # a database that does not answer sends the card to the threads' path
+SLOT_SECONDS = 1  # all connections busy this long: the card goes to the threads' path
+STATEMENT_SECONDS = 10  # a statement unanswered this long (a dead link): its connection closed
 
 
 class LoopConnections:
@@ -37,17 +40,20 @@ class LoopConnections:
 
     async def fetch_one(self, sql: str, params: list, prepare: bool) -> tuple | None:
         """Run one statement (autocommit: it commits on its own) and return its first row."""
-        async with self.slots:
+        await asyncio.wait_for(self.slots.acquire(), SLOT_SECONDS)  # nothing sent yet
+        try:
             conn = await self._take()
             try:
-                async with conn.cursor() as cursor:
+                async with asyncio.timeout(STATEMENT_SECONDS), conn.cursor() as cursor:
                     await cursor.execute(sql, params, prepare=prepare or None)
                     row = await cursor.fetchone()
             except BaseException:
-                close_now(conn)  # an error or a cancellation: its state is unknown
+                close_now(conn)  # an error, a timeout or a cancellation: its state is unknown
                 raise
             self.idle.append(conn)
             return row
+        finally:
+            self.slots.release()
 
     async def _take(self) -> psycopg.AsyncConnection:
         while self.idle:
@@ -57,9 +63,12 @@ class LoopConnections:
             close_now(conn)
         params = django_connection.get_connection_params()
         params.pop("cursor_factory", None)  # Django's synchronous cursor
-        return await psycopg.AsyncConnection.connect(
-            **params, autocommit=True, connect_timeout=CONNECT_SECONDS
-        )
+        params.setdefault("connect_timeout", CONNECT_SECONDS)
+        conn = await psycopg.AsyncConnection.connect(**params, autocommit=True)
+        role = django_connection.settings_dict.get("OPTIONS", {}).get("assume_role")
+        if role:  # as Django sets it on its own connections
+            await conn.execute(sql.SQL("SET ROLE {}").format(sql.Identifier(role)))
+        return conn
 
     def close(self) -> None:
         while self.idle:

@@ -160,13 +160,23 @@ def _on_commit_kept() -> Iterator[list[Callable[[], object]]]:
     if connection.in_atomic_block:
         raise NeedsLock("inside a transaction")
     kept: list[Callable[[], object]] = []
-    before = connection.run_on_commit
+    before = {name: _copied(getattr(connection, name)) for name in ATOMIC_STATE}
     connection.in_atomic_block, connection.run_on_commit = True, []
     try:
         yield kept
         kept.extend(call for _savepoints, call, _robust in connection.run_on_commit)
     finally:
-        connection.in_atomic_block, connection.run_on_commit = False, before
+        for name, value in before.items():  # as it was, whatever the change did
+            setattr(connection, name, value)
+
+
+def _copied(value):
+    return list(value) if isinstance(value, list) else value
+
+
+# What Django keeps of an atomic block on a connection wrapper (``_on_commit_kept``).
+ATOMIC_STATE = ("in_atomic_block", "run_on_commit", "needs_rollback", "rollback_exc")
+ATOMIC_STATE += ("savepoint_ids", "atomic_blocks")
 
 
 def _possible() -> bool:

@@ -94,7 +94,7 @@ def _recorded_read(layer, channel: str, outcomes: list):
     async def receive():
         try:
             message = await layer.receive(channel)
-        except asyncio.CancelledError:
+        except BaseException:  # a cancel (redis-py may end a cancelled pop with a timeout)
             outcomes.append("cancelled")
             raise
         outcomes.append(message["type"])
@@ -116,6 +116,7 @@ async def test_a_closing_socket_s_read_on_redis_ends_on_its_last_message_not_a_c
     """A cancel landing while the process's reader pops a message loses that message, meant
     for another socket: a closing socket's read is left to end on a message of its own."""
     layer = await _layer_or_skip("redis")
+    await last_reads_finished()  # none from an earlier test's sockets on this loop
     channel = await layer.new_channel()
     outcomes: list[str] = []
     reading = await _a_read_under_way(layer, channel, outcomes)
@@ -173,3 +174,22 @@ async def test_the_in_memory_layer_s_reads_are_cancelled_as_they_are():
     with pytest.raises(asyncio.CancelledError):
         await reading
     assert outcomes == ["cancelled"]
+
+
+def test_reads_left_on_a_loop_that_closed_are_forgotten_not_awaited():
+    """A test's loop may close while its sockets' last reads still run: a later test's
+    ``last_reads_finished`` must not await them on its own loop (it failed so, once)."""
+    from games.realtime import channels_adapter
+
+    async def left_behind():
+        read = asyncio.ensure_future(asyncio.Event().wait())
+        channels_adapter._last_reads.add(read)
+        return read
+
+    earlier = asyncio.new_event_loop()
+    read = earlier.run_until_complete(left_behind())
+    read.cancel()  # as the loop's end does
+    earlier.run_until_complete(asyncio.wait([read]))
+    earlier.close()
+    asyncio.run(last_reads_finished())
+    assert not channels_adapter._last_reads

@@ -3,6 +3,8 @@ statement on the loop's own connection, the board sent only once it has committe
 every case the loop cannot decide handed to the database threads' path with nothing
 written, or, when a statement's fate is unknown, found there already played."""
 
+import asyncio
+
 import pytest
 from django.db import connection
 from django.utils import timezone
@@ -176,6 +178,8 @@ async def test_a_connection_postgresql_dropped_is_replaced_before_the_next_card(
                     return
 
     await db(end_backend)()
+    while loop_db.usable(kept.idle[0]):  # its last words on their way (a distant server)
+        await asyncio.sleep(0.01)
     card, after = await play_first_card(client, board)
     assert thread_cards == [] and len(loop_statements) == 2
     assert kept.idle[0].info.backend_pid != pid
@@ -190,4 +194,18 @@ async def test_without_loop_connections_cards_go_to_the_threads(
     _game, client, board = await at_my_turn(alice)
     card, _ = await play_first_card(client, board)
     assert thread_cards == [card] and loop_statements == []
+    await client.close()
+
+
+async def test_with_every_loop_connection_busy_a_card_goes_to_a_thread(
+    alice, thread_cards, monkeypatch
+):
+    """Statements stuck on the loop's connections (a dead link, say) hold up no card for
+    long: past ``SLOT_SECONDS`` it goes to a thread, nothing sent on the loop."""
+    game, client, board = await at_my_turn(alice)
+    monkeypatch.setattr(loop_db, "SLOT_SECONDS", 0.05)
+    monkeypatch.setattr(loop_db.loop_connections(), "slots", asyncio.Semaphore(0))
+    card, after = await play_first_card(client, board)
+    assert thread_cards == [card]
+    await played_once(game, card, after)
     await client.close()
