@@ -167,6 +167,7 @@ async def _let_read_finish(layer, channel: str, read: asyncio.Future) -> None:
         log.info("A closed socket's last read could not be ended by a message: %s", error)
     finally:
         read.cancel()  # ended already, unless Redis is away
+    if not read.done():
         await asyncio.wait([read])  # its own ``finally`` done: the layer's count of reads
 
 

@@ -9,6 +9,7 @@ from channels.testing import WebsocketCommunicator
 
 from coins_site.asgi import application
 from games.models import Game
+from games.realtime.channels_adapter import last_reads_finished
 from games.realtime.presence_frames import announcements_sent
 from games.table import seats as services
 
@@ -111,6 +112,7 @@ class Client:
 
     async def close(self):
         await self.communicator.disconnect(timeout=10)
+        await last_reads_finished()  # its last read of the layer ends on this test's loop
 
 
 def finished(frame: str) -> bool:
