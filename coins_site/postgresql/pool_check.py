@@ -21,11 +21,11 @@ def connection_alive(connection) -> None:
     """Raise if ``connection`` is broken (the pool then replaces it); cheap when it is not."""
     if connection.closed or connection.pgconn.status != ConnStatus.OK:
         raise OperationalError("the connection is closed")
-    if _readable(connection.pgconn.socket):  # the server said something while it was idle
+    if readable(connection.pgconn.socket):  # the server said something while it was idle
         ConnectionPool.check_connection(connection)
 
 
-def _readable(fd: int) -> bool:
+def readable(fd: int) -> bool:
     """Whether ``fd`` has something to read, without waiting. ``poll``, not ``select``:
     ``select`` refuses a descriptor above 1023, and a server holding a thousand sockets
     opens its database connections above that (every check then failed)."""

@@ -17,7 +17,6 @@ path, which reconnects as Django does.
 from __future__ import annotations
 
 import asyncio
-import select
 import weakref
 
 import psycopg
@@ -25,6 +24,8 @@ from django.conf import settings
 from django.db import connection as django_connection
 from psycopg import sql
 from psycopg.pq import ConnStatus
+
+from coins_site.postgresql.pool_check import readable
 
 CONNECT_SECONDS = 2  # a database that does not answer sends the card to the threads' path
 SLOT_SECONDS = 1  # all connections busy this long: the card goes to the threads' path
@@ -80,9 +81,7 @@ def usable(conn: psycopg.AsyncConnection) -> bool:
     drops (a restart, ``pg_terminate_backend``) before closing it."""
     if conn.closed or conn.pgconn.status != ConnStatus.OK:
         return False
-    watch = select.poll()
-    watch.register(conn.pgconn.socket, select.POLLIN)
-    return not watch.poll(0)
+    return not readable(conn.pgconn.socket)
 
 
 def close_now(conn: psycopg.AsyncConnection) -> None:
