@@ -64,7 +64,7 @@ async def play_on_loop(socket, card: str, data: dict) -> tuple | None:
     if prepared is None:
         return None
     sent = asyncio.ensure_future(_kept(connections, prepared))
-    await asyncio.sleep(0)  # the statement goes out; the board is rendered meanwhile
+    await asyncio.sleep(0)  # ``_kept`` writes the statement; the board is rendered meanwhile
     result = prepared.result
     try:
         context = viewer_context(

@@ -40,8 +40,11 @@ class LoopConnections:
         self.idle: list[psycopg.AsyncConnection] = []
 
     async def fetch_one(self, sql: str, params: list, prepare: bool) -> tuple | None:
-        """Run one statement (autocommit: it commits on its own) and return its first row."""
-        await asyncio.wait_for(self.slots.acquire(), SLOT_SECONDS)  # nothing sent yet
+        """Run one statement (autocommit: it commits on its own) and return its first row.
+        With a connection free, the statement is written before the first pause: a caller
+        that starts this as a task and yields once has it on its way (``loop_card``)."""
+        async with asyncio.timeout(SLOT_SECONDS):  # nothing sent yet
+            await self.slots.acquire()  # no pause when one is free (``wait_for`` paused)
         try:
             conn = await self._take()
             try:

@@ -5,10 +5,12 @@ written, or, when a statement's fate is unknown, found there already played."""
 
 import asyncio
 
+import psycopg
 import pytest
 from django.db import connection
 from django.utils import timezone
 from psycopg import OperationalError
+from psycopg.pq import TransactionStatus
 
 from games.models import Game, Play
 from games.realtime import consumers, loop_card, loop_db
@@ -88,6 +90,36 @@ async def test_a_card_goes_in_one_statement_on_the_loop_and_the_others_hear(
     for frame in watcher.frames:
         await db(assert_no_hidden_cards)(frame, game, None)
     await watcher.close()
+    await client.close()
+
+
+async def test_the_statement_is_with_postgresql_while_the_board_is_rendered(
+    alice, thread_cards, monkeypatch
+):
+    """The board's render is hidden behind the statement: with a connection open, the
+    statement has been sent (libpq: a command in progress) before the render starts."""
+    game, client, board = await at_my_turn(alice)
+    executing: list[psycopg.AsyncCursor] = []
+    at_render: list[TransactionStatus | None] = []
+    real_execute, real_render = psycopg.AsyncCursor.execute, loop_card.render_board
+
+    def execute(self, *args, **kwargs):
+        executing.append(self)
+        return real_execute(self, *args, **kwargs)
+
+    def render(*args, **kwargs):
+        status = executing[-1].connection.pgconn.transaction_status if executing else None
+        at_render.append(status)
+        return real_render(*args, **kwargs)
+
+    monkeypatch.setattr(psycopg.AsyncCursor, "execute", execute)
+    monkeypatch.setattr(loop_card, "render_board", render)
+    _, after = await play_first_card(client, board)  # the first card opens the connection
+    after = await client.board_where(can_play)
+    card, after = await play_first_card(client, after)
+    assert thread_cards == [] and len(executing) == 2
+    assert at_render[-1] == TransactionStatus.ACTIVE
+    await played_once(game, card, after)
     await client.close()
 
 
