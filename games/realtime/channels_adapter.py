@@ -128,6 +128,7 @@ class RidesOutLayerOutages:
 
 
 LAST_READ_SECONDS = 10  # a closed socket's read still going this long is cancelled after all
+GONE = "socket.gone"  # the last message a closed socket sends itself
 _last_reads: set[asyncio.Task] = set()  # closed sockets' reads, finishing (kept referenced)
 
 
@@ -160,9 +161,21 @@ async def read_never_cancelled(layer, channel: str, receive):
 
 
 async def _let_read_finish(layer, channel: str, read: asyncio.Future) -> None:
+    """End a closed socket's ``read`` on a last message of its own. A read that ends on
+    another message first (one meant for the closed socket, unheard) reads on until its own:
+    left unread, it would land later in the layer's buffer for this channel, which no one
+    reads again, and stay there for the life of the process."""
+    loop = asyncio.get_running_loop()
     try:
-        await layer.send(channel, {"type": "socket.gone"})
-        await asyncio.wait([read], timeout=LAST_READ_SECONDS)
+        await layer.send(channel, {"type": GONE})
+        deadline = loop.time() + LAST_READ_SECONDS
+        while (await asyncio.wait([read], timeout=deadline - loop.time()))[0]:
+            if read.cancelled() or read.exception() is not None:
+                break
+            if read.result().get("type") == GONE:
+                return
+            read = asyncio.ensure_future(layer.receive(channel))  # unheard: read on
+            read.add_done_callback(_outcome_taken)
     except Exception as error:  # Redis away: nothing for the read to lose then
         log.info("A closed socket's last read could not be ended by a message: %s", error)
     finally:

@@ -146,6 +146,25 @@ async def test_a_message_for_another_socket_reaches_it_while_one_closes():
     await layer.flush()
 
 
+async def test_a_closed_socket_s_read_that_ends_on_another_message_reads_on_to_its_own():
+    """The closed socket's read ends on a message meant for it (unheard) before its last
+    message arrives: it reads on to that one, which else would land later in the layer's
+    buffer for the channel and stay there, no one reading it again."""
+    from games.realtime.channels_adapter import _let_read_finish
+
+    layer = await _layer_or_skip("redis")
+    channel, staying = await layer.new_channel(), await layer.new_channel()
+    read = asyncio.get_running_loop().create_future()
+    finishing = asyncio.create_task(_let_read_finish(layer, channel, read))
+    await asyncio.sleep(0)  # its last message on its way
+    read.set_result({"type": "table.update"})  # the read ended on another message first
+    await finishing
+    await layer.send(staying, {"type": "chat.message"})
+    assert (await layer.receive(staying))["type"] == "chat.message"  # the process's reader
+    assert channel not in layer.receive_buffer and layer.receive_count == 0
+    await layer.flush()
+
+
 async def test_with_redis_away_a_closing_socket_s_read_is_cancelled_after_all(monkeypatch):
     layer = await _layer_or_skip("redis")
     channel = await layer.new_channel()
