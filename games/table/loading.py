@@ -37,7 +37,8 @@ class LoadedGame:
     def seat_of(self, user) -> Seat | None:
         if user is None or not user.is_authenticated:
             return None
-        return next((seat for seat in self.seats if seat.user_id == user.pk), None)
+        pk = user.pk  # once: a request's user is a lazy object, slow at every look
+        return next((seat for seat in self.seats if seat.user_id == pk), None)
 
 
 BIGINT = 2**63  # ids are 64-bit

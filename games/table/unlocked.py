@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
 
 from games.engine import IllegalPlay
 from games.table.errors import GameError
@@ -157,17 +157,18 @@ def _on_commit_kept() -> Iterator[list[Callable[[], object]]]:
     """What the change asks to run on commit (``transaction.on_commit``), kept in a list.
     Django's own bookkeeping of an atomic block, on this thread's connection, without a
     transaction: the statement is sent elsewhere, and the block opens nothing."""
-    if connection.in_atomic_block:
+    wrapper = connections[DEFAULT_DB_ALIAS]  # once: each look through the proxy costs
+    if wrapper.in_atomic_block:
         raise NeedsLock("inside a transaction")
     kept: list[Callable[[], object]] = []
-    before = {name: _copied(getattr(connection, name)) for name in ATOMIC_STATE}
-    connection.in_atomic_block, connection.run_on_commit = True, []
+    before = {name: _copied(getattr(wrapper, name)) for name in ATOMIC_STATE}
+    wrapper.in_atomic_block, wrapper.run_on_commit = True, []
     try:
         yield kept
-        kept.extend(call for _savepoints, call, _robust in connection.run_on_commit)
+        kept.extend(call for _savepoints, call, _robust in wrapper.run_on_commit)
     finally:
         for name, value in before.items():  # as it was, whatever the change did
-            setattr(connection, name, value)
+            setattr(wrapper, name, value)
 
 
 def _copied(value):
