@@ -51,7 +51,8 @@ def busy_share(before: tuple[int, int], after: tuple[int, int]) -> float:
 class Room:
     """The verdict of the last moments: is the machine's normal-priority work below ``limit``
     (a share of all its CPUs)? A busy moment takes the room away at once; it comes back
-    after ``QUIET_SAMPLES`` quiet moments in a row. A limit of 1 or more never pauses."""
+    after ``QUIET_SAMPLES`` quiet moments in a row. A limit of 1 or more never pauses; 0 or
+    less never has room (a server that leaves the analyses to another machine)."""
 
     def __init__(
         self,
@@ -66,6 +67,8 @@ class Room:
 
     def has_room(self) -> bool:
         """The verdict, taken again when ``SAMPLE_EVERY`` has passed since the last one."""
+        if self.limit <= 0:
+            return False
         if self.last is not None and self.clock() - self.last_at >= SAMPLE_EVERY:
             now = self.read()
             if now is not None:

@@ -86,6 +86,15 @@ def test_a_limit_of_one_never_reads_the_machine():
     assert verdicts.has_room() and machine.reads == 0
 
 
+def test_a_limit_of_zero_never_has_room_not_even_before_its_first_measure():
+    """A server whose analyses are left to another machine takes none, even at its start."""
+    machine = Machine()
+    verdicts = room.Room(0, read=machine.read, clock=lambda: machine.now)
+    assert not verdicts.has_room()
+    machine.run(10, share=0.0)
+    assert not verdicts.has_room()
+
+
 @pytest.fixture
 def analysis_pool(monkeypatch, fresh_pools):
     """Analysis workers at normal priority: on the idle class, a machine kept busy by other
