@@ -53,7 +53,8 @@ async def test_dispatch_calls_the_handler_of_the_message_type_and_refuses_unknow
 
 def _redis_layer():
     url = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
-    return RedisChannelLayer(hosts=[url], prefix="adapter-test")  # flush() clears only it
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")  # flush() clears only its own
+    return RedisChannelLayer(hosts=[url], prefix=f"adapter-test-{worker}")
 
 
 LAYERS = {"memory": InMemoryChannelLayer, "redis": _redis_layer}
