@@ -176,8 +176,14 @@ def _copied(value):
 
 
 # What Django keeps of an atomic block on a connection wrapper (``_on_commit_kept``).
-ATOMIC_STATE = ("in_atomic_block", "run_on_commit", "needs_rollback", "rollback_exc")
-ATOMIC_STATE += ("savepoint_ids", "atomic_blocks")
+ATOMIC_STATE = (
+    "in_atomic_block",
+    "run_on_commit",
+    "needs_rollback",
+    "rollback_exc",
+    "savepoint_ids",
+    "atomic_blocks",
+)
 
 
 def _possible() -> bool:
