@@ -64,6 +64,9 @@ application = ForwardedClient(
 # connected to go on right after a restart.
 _reactor = sys.modules.get("twisted.internet.reactor")
 if type(_reactor).__name__ == "AsyncioSelectorReactor":
+    from coins_site.socket_writes import install as write_frames_at_once
+
+    write_frames_at_once()
     _reactor.callWhenRunning(start_in_this_process)
 
 
