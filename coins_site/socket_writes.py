@@ -21,6 +21,7 @@ def write_at_once(self, data: bytes) -> None:
         and data
         and self.connected
         and not (self.disconnecting or self._writeDisconnecting or self._writeDisconnected)
+        and not self._aborting  # dropping what is buffered: nothing more goes out
         and not self._tempDataBuffer
         and self.offset == len(self.dataBuffer)
     ):

@@ -23,6 +23,12 @@ class Reactor:
     def removeWriter(self, writer):
         self.writers.discard(writer)
 
+    def removeReader(self, reader):
+        pass
+
+    def callLater(self, delay, call, *args):
+        pass  # a connection's loss is reported on a later turn: not in these tests
+
 
 @pytest.fixture
 def pair(monkeypatch):
@@ -80,6 +86,13 @@ def test_a_connection_closing_keeps_twisted_s_own_path(pair):
     conn.write(b"late")
     assert received(peer) == b""
     assert conn._tempDataLen == len(b"late")
+
+
+def test_an_aborted_connection_sends_nothing_more(pair):
+    conn, peer, _reactor = pair
+    conn.abortConnection()
+    conn.write(b"after the abort")
+    assert received(peer) == b""
 
 
 def test_a_lost_peer_is_left_for_twisted_to_find(pair):
