@@ -3,8 +3,9 @@ of its own (``games.table.thinking``'s ``analysis`` pool), beside the tables and
 their way (a card or a clock is served by the table runner, which does not wait for this).
 
 The lane takes a game only while the machine has room (``analysis.room``), and while its
-worker has one in hand it closes the worker's gate whenever the room goes, and opens it again
-when it comes back: the worker waits before its next card. Meanwhile the lane renews the
+worker has one in hand it closes the worker's gate whenever the room goes or the machine is
+between its slices (people are playing), and opens it again when it may go on: the worker
+waits before its next card. Meanwhile the lane renews the
 game's lease, so that a long pause does not pass the game to another lane."""
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ async def keep_while_working(job: Job, room: Room | None, every: float = SAMPLE_
     paused = False
     while True:
         await asyncio.sleep(every)
-        if room is not None and (not room.has_room()) != paused:
+        if room is not None and (not room.may_work()) != paused:
             paused = not paused
             pause_lane(ANALYSIS, paused)
         now = time.monotonic()
@@ -70,7 +71,7 @@ async def keep_while_working(job: Job, room: Room | None, every: float = SAMPLE_
 async def analyse_forever() -> None:
     """The lane's loop: work what is queued while the machine has room, look again every
     ``COINS_ANALYSIS_POLL`` when nothing is queued."""
-    room = Room(settings.COINS_ANALYSIS_ROOM)
+    room = Room(settings.COINS_ANALYSIS_ROOM, settings.COINS_ANALYSIS_QUIET)
     while True:
         try:
             if not room.has_room():

@@ -10,6 +10,14 @@ moment, read from Linux's ``/proc/stat``. Niced processes count in a column of t
 measure, whichever server runs them: every server on the machine reads the same figures and
 pauses its analysis together.
 
+Below that limit the tables may still be in play, and an analysis running all the while costs
+them time even on the idle class: on a two-core virtual machine, 100 tables' p50 was 7.1 to
+8.5 ms beside an analysis at work all the time, and 6.1 to 6.8 ms beside one working one
+half-second in four (docs/benchmarks.md, seventeenth sitting). So the room has a second,
+lower mark, ``quiet``: below it the analysis works all the time; between it and the limit
+(people are playing) it works in slices, one moment in ``SLICE_EVERY``, and the machine's
+cores idle in between.
+
 An analysis paused mid-game goes on from the card it stopped at; the lane keeps renewing its
 lease meanwhile. Off Linux there is nothing to read, and the lane always has room.
 """
@@ -25,6 +33,8 @@ SAMPLE_EVERY = 0.5  # seconds: the shortest moment a verdict is taken over
 QUIET_SAMPLES = 4  # moments in a row below the limit before a paused analysis goes on: a
 # machine near the limit went above and below it every moment or two, and the analysis ran
 # in every lull
+SLICE_EVERY = 4  # while the machine is between quiet and busy, the analysis works one moment
+# in this many
 
 
 def cpu_times(path: Path = PROC_STAT) -> tuple[int, int] | None:
@@ -52,18 +62,23 @@ class Room:
     """The verdict of the last moments: is the machine's normal-priority work below ``limit``
     (a share of all its CPUs)? A busy moment takes the room away at once; it comes back
     after ``QUIET_SAMPLES`` quiet moments in a row. A limit of 1 or more never pauses; 0 or
-    less never has room (a server that leaves the analyses to another machine)."""
+    less never has room (a server that leaves the analyses to another machine). With room,
+    the work goes on every moment once the work has stayed below ``quiet`` for
+    ``QUIET_SAMPLES`` moments in a row, and one moment in ``SLICE_EVERY`` otherwise."""
 
     def __init__(
         self,
         limit: float,
+        quiet: float = 0.0,
         read: Callable[[], tuple[int, int] | None] = cpu_times,
         clock: Callable[[], float] = time.monotonic,
     ):
-        self.limit, self.read, self.clock = limit, read, clock
+        self.limit, self.quiet_limit, self.read, self.clock = limit, quiet, read, clock
         self.last = read() if limit < 1 else None
         self.last_at = clock()
         self.quiet = QUIET_SAMPLES  # moments in a row below the limit (none measured: room)
+        self.calm = QUIET_SAMPLES  # moments in a row below ``quiet`` (none measured: calm)
+        self.moments = 0  # verdicts taken: the slices' clock
 
     def has_room(self) -> bool:
         """The verdict, taken again when ``SAMPLE_EVERY`` has passed since the last one."""
@@ -72,7 +87,16 @@ class Room:
         if self.last is not None and self.clock() - self.last_at >= SAMPLE_EVERY:
             now = self.read()
             if now is not None:
-                below = busy_share(self.last, now) < self.limit
-                self.quiet = self.quiet + 1 if below else 0
+                share = busy_share(self.last, now)
+                self.quiet = self.quiet + 1 if share < self.limit else 0
+                self.calm = self.calm + 1 if share < self.quiet_limit else 0
+                self.moments += 1
                 self.last, self.last_at = now, self.clock()
         return self.quiet >= QUIET_SAMPLES
+
+    def may_work(self) -> bool:
+        """Whether a worker with a game in hand goes on this moment: with room, always on a
+        calm machine, and in its slice of moments while people are playing."""
+        if not self.has_room():
+            return False
+        return self.calm >= QUIET_SAMPLES or self.moments % SLICE_EVERY == 0

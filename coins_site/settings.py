@@ -367,6 +367,9 @@ COINS_ANALYSIS_PROCESSES = int(os.environ.get("COINS_ANALYSIS_PROCESSES", "1"))
 # not niced: servers, PostgreSQL, Redis) takes less than this share of all its CPUs; a
 # worker pauses between cards while it takes more (analysis/room.py). 1 never pauses.
 COINS_ANALYSIS_ROOM = float(os.environ.get("COINS_ANALYSIS_ROOM", "0.5"))
+# Below the room's limit but above this share the tables are being played: the analysis works
+# in slices (one moment in four) and leaves the cores idle in between; below it, all the time.
+COINS_ANALYSIS_QUIET = float(os.environ.get("COINS_ANALYSIS_QUIET", "0.15"))
 # Ratings (ratings/lane.py): how often an idle ratings lane looks for finished games to rate.
 COINS_RATINGS_POLL = float(os.environ.get("COINS_RATINGS_POLL", "0.5"))
 COINS_RUNNER_LANES = [

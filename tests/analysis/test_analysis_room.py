@@ -1,6 +1,7 @@
 """The analysis lane yields to the tables: it takes a game only while the machine has room,
-its worker waits at a gate between cards while the machine is busy, and the game's lease is
-renewed meanwhile (analysis/room.py, analysis/lane.py)."""
+its worker waits at a gate between cards while the machine is busy (and between its slices
+while people are playing), and the game's lease is renewed meanwhile (analysis/room.py,
+analysis/lane.py)."""
 
 import asyncio
 import concurrent.futures
@@ -79,11 +80,43 @@ def test_a_busy_moment_takes_the_room_at_once_and_quiet_ones_in_a_row_give_it_ba
     assert not verdicts.has_room()
 
 
+def test_while_people_play_the_work_goes_on_one_moment_in_four_and_all_the_time_once_calm():
+    machine = Machine()
+    verdicts = room.Room(0.5, quiet=0.15, read=machine.read, clock=lambda: machine.now)
+    assert verdicts.may_work()  # nothing measured yet: as on a calm machine
+    moments = []
+    for _ in range(3 * room.SLICE_EVERY):
+        machine.run(room.SAMPLE_EVERY, share=0.3)  # tables in play, the machine not busy
+        assert verdicts.has_room()  # a game may be taken ...
+        moments.append(verdicts.may_work())  # ... and is worked in slices
+    assert moments == ([False] * (room.SLICE_EVERY - 1) + [True]) * 3
+    machine.now += room.SAMPLE_EVERY / 2  # within a moment the verdict stands
+    assert verdicts.may_work()
+    for _ in range(room.QUIET_SAMPLES - 1):  # a lull may be a moment's: still in slices
+        machine.run(room.SAMPLE_EVERY, share=0.1)
+        verdicts.may_work()
+    calm = []
+    for _ in range(2 * room.SLICE_EVERY):  # quiet moments in a row: every moment works
+        machine.run(room.SAMPLE_EVERY, share=0.1)
+        calm.append(verdicts.may_work())
+    assert all(calm)
+    back = []
+    for _ in range(room.SLICE_EVERY):  # people play again: back to slices at once
+        machine.run(room.SAMPLE_EVERY, share=0.3)
+        back.append(verdicts.may_work())
+    assert back.count(True) == 1
+    busy = []
+    for _ in range(room.SLICE_EVERY):  # busy: no room, and no slice either
+        machine.run(room.SAMPLE_EVERY, share=0.6)
+        busy.append(verdicts.has_room() or verdicts.may_work())
+    assert not any(busy)
+
+
 def test_a_limit_of_one_never_reads_the_machine():
     machine = Machine()
     verdicts = room.Room(1.0, read=machine.read, clock=lambda: machine.now)
     machine.run(10, share=1.0)
-    assert verdicts.has_room() and machine.reads == 0
+    assert verdicts.has_room() and verdicts.may_work() and machine.reads == 0
 
 
 def test_a_limit_of_zero_never_has_room_not_even_before_its_first_measure():
@@ -92,7 +125,7 @@ def test_a_limit_of_zero_never_has_room_not_even_before_its_first_measure():
     verdicts = room.Room(0, read=machine.read, clock=lambda: machine.now)
     assert not verdicts.has_room()
     machine.run(10, share=0.0)
-    assert not verdicts.has_room()
+    assert not verdicts.has_room() and not verdicts.may_work()
 
 
 @pytest.fixture
@@ -159,8 +192,10 @@ class Verdicts:
             self.spent.set()
         return self.verdicts.pop(0) if len(self.verdicts) > 1 else self.verdicts[0]
 
+    may_work = has_room  # the lane's gate asks this one
 
-async def test_the_gate_follows_the_room_and_the_lease_is_renewed(monkeypatch):
+
+async def test_the_gate_follows_the_rooms_moments_and_the_lease_is_renewed(monkeypatch):
     gate, renewals = [], []
     monkeypatch.setattr(lane, "pause_lane", lambda _lane, paused: gate.append(paused))
     monkeypatch.setattr(lane, "RENEW_EVERY", 0)
@@ -177,7 +212,7 @@ async def test_the_gate_follows_the_room_and_the_lease_is_renewed(monkeypatch):
 async def test_a_busy_machine_keeps_the_queue_untouched(monkeypatch):
     verdicts = Verdicts(False, False, False)
     claims = []
-    monkeypatch.setattr(lane, "Room", lambda limit: verdicts)
+    monkeypatch.setattr(lane, "Room", lambda *limits: verdicts)
     monkeypatch.setattr(lane, "SAMPLE_EVERY", 0)
     monkeypatch.setattr(services, "claim_next", lambda: claims.append(1))
     forever = asyncio.create_task(lane.analyse_forever())
