@@ -16,7 +16,9 @@ them time even on the idle class: on a two-core virtual machine, 100 tables' p50
 half-second in four (docs/benchmarks.md, seventeenth sitting). So the room has a second,
 lower mark, ``quiet``: below it the analysis works all the time; between it and the limit
 (people are playing) it works in slices, one moment in ``SLICE_EVERY``, and the machine's
-cores idle in between.
+cores idle in between. The slices are cut from the machine's monotonic clock, which every
+process on it shares, so that the servers of one machine work their analyses in the same
+moments and leave the same moments idle.
 
 An analysis paused mid-game goes on from the card it stopped at; the lane keeps renewing its
 lease meanwhile. Off Linux there is nothing to read, and the lane always has room.
@@ -78,7 +80,6 @@ class Room:
         self.last_at = clock()
         self.quiet = QUIET_SAMPLES  # moments in a row below the limit (none measured: room)
         self.calm = QUIET_SAMPLES  # moments in a row below ``quiet`` (none measured: calm)
-        self.moments = 0  # verdicts taken: the slices' clock
 
     def has_room(self) -> bool:
         """The verdict, taken again when ``SAMPLE_EVERY`` has passed since the last one."""
@@ -90,7 +91,6 @@ class Room:
                 share = busy_share(self.last, now)
                 self.quiet = self.quiet + 1 if share < self.limit else 0
                 self.calm = self.calm + 1 if share < self.quiet_limit else 0
-                self.moments += 1
                 self.last, self.last_at = now, self.clock()
         return self.quiet >= QUIET_SAMPLES
 
@@ -99,4 +99,5 @@ class Room:
         calm machine, and in its slice of moments while people are playing."""
         if not self.has_room():
             return False
-        return self.calm >= QUIET_SAMPLES or self.moments % SLICE_EVERY == 0
+        moment = int(self.clock() / SAMPLE_EVERY)  # the same moment in every process
+        return self.calm >= QUIET_SAMPLES or moment % SLICE_EVERY == 0

@@ -112,6 +112,25 @@ def test_while_people_play_the_work_goes_on_one_moment_in_four_and_all_the_time_
     assert not any(busy)
 
 
+def test_the_servers_of_one_machine_work_in_the_same_slices():
+    """Each server has a room of its own, started when the server started; cut from the
+    shared clock, their slices agree, so that the machine's cores idle together."""
+    machine = Machine()
+
+    def server_room():
+        return room.Room(0.5, quiet=0.15, read=machine.read, clock=lambda: machine.now)
+
+    first = server_room()
+    machine.run(3 * room.SAMPLE_EVERY, share=0.3)
+    first.may_work()
+    second = server_room()  # a server started a moment and a half later
+    both = []
+    for _ in range(3 * room.SLICE_EVERY):
+        machine.run(room.SAMPLE_EVERY, share=0.3)
+        both.append((first.may_work(), second.may_work()))
+    assert both.count((True, True)) == 3 and all(a == b for a, b in both)
+
+
 def test_a_limit_of_one_never_reads_the_machine():
     machine = Machine()
     verdicts = room.Room(1.0, read=machine.read, clock=lambda: machine.now)
