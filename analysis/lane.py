@@ -5,8 +5,8 @@ their way (a card or a clock is served by the table runner, which does not wait 
 The lane takes a game only while the machine has room (``analysis.room``), and while its
 worker has one in hand it closes the worker's gate whenever the room goes or the machine is
 between its slices (people are playing), and opens it again when it may go on: the worker
-waits before its next card. Meanwhile the lane renews the
-game's lease, so that a long pause does not pass the game to another lane."""
+waits before its next card. Meanwhile the lane renews the game's lease, so that a long pause
+does not pass the game to another lane."""
 
 from __future__ import annotations
 
