@@ -75,11 +75,11 @@ class Room:
         read: Callable[[], tuple[int, int] | None] = cpu_times,
         clock: Callable[[], float] = time.monotonic,
     ):
-        self.limit, self.quiet_limit, self.read, self.clock = limit, quiet, read, clock
+        self.limit, self.calm_below, self.read, self.clock = limit, quiet, read, clock
         self.last = read() if limit < 1 else None
         self.last_at = clock()
-        self.quiet = QUIET_SAMPLES  # moments in a row below the limit (none measured: room)
-        self.calm = QUIET_SAMPLES  # moments in a row below ``quiet`` (none measured: calm)
+        self.roomy_moments = QUIET_SAMPLES  # in a row below the limit (none measured: room)
+        self.calm_moments = QUIET_SAMPLES  # in a row below ``quiet`` (none measured: calm)
 
     def has_room(self) -> bool:
         """The verdict, taken again when ``SAMPLE_EVERY`` has passed since the last one."""
@@ -89,10 +89,10 @@ class Room:
             now = self.read()
             if now is not None:
                 share = busy_share(self.last, now)
-                self.quiet = self.quiet + 1 if share < self.limit else 0
-                self.calm = self.calm + 1 if share < self.quiet_limit else 0
+                self.roomy_moments = self.roomy_moments + 1 if share < self.limit else 0
+                self.calm_moments = self.calm_moments + 1 if share < self.calm_below else 0
                 self.last, self.last_at = now, self.clock()
-        return self.quiet >= QUIET_SAMPLES
+        return self.roomy_moments >= QUIET_SAMPLES
 
     def may_work(self) -> bool:
         """Whether a worker with a game in hand goes on this moment: with room, always on a
@@ -100,4 +100,4 @@ class Room:
         if not self.has_room():
             return False
         moment = int(self.clock() / SAMPLE_EVERY)  # the same moment in every process
-        return self.calm >= QUIET_SAMPLES or moment % SLICE_EVERY == 0
+        return self.calm_moments >= QUIET_SAMPLES or moment % SLICE_EVERY == 0
