@@ -28,9 +28,10 @@ COINS_PRESENCE_EVERY = 0.05
 COINS_RESET_MAIL_IN_BACKGROUND = False
 # Test processes running side by side (pytest-xdist) each have a database of their own, and
 # so the same game ids: their sockets must not meet in Redis's groups.
-_layer = CHANNEL_LAYERS["default"]  # noqa: F405
-if os.environ.get("PYTEST_XDIST_WORKER") and "Redis" in _layer["BACKEND"]:
-    _layer["CONFIG"]["prefix"] = f"asgi-{os.environ['PYTEST_XDIST_WORKER']}"
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    for _alias, _layer in CHANNEL_LAYERS.items():  # noqa: F405
+        if "Redis" in _layer["BACKEND"]:
+            _layer["CONFIG"]["prefix"] = f"{_alias}-{os.environ['PYTEST_XDIST_WORKER']}"
 # Analyses in tests use tiny budgets (the engine's own tests judge the analysis itself).
 COINS_ANALYSIS_ITERATIONS = 6
 COINS_ANALYSIS_LUCK_DEALS = 8
