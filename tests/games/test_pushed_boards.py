@@ -26,6 +26,7 @@ from django.utils import timezone
 from coins_site.asgi import application
 from games.engine import CARD_CODES
 from games.models import Game
+from games.realtime.channels_adapter import last_reads_finished
 from games.realtime.push import notify_table
 from games.table import flow
 from games.table import seats as services
@@ -103,6 +104,10 @@ class Viewer:
         connected, code = await self.communicator.connect(timeout=10)  # not 1 s: a loaded machine
         assert connected, (self.name, code)
         return await self.communicator.receive_from(timeout=5)
+
+    async def close(self) -> None:
+        await self.communicator.disconnect(timeout=10)
+        await last_reads_finished()  # its last read of the layer ends on this test's loop
 
     async def compare(self, game: Game, pushed: str) -> str:
         """Assert the pushed board equals this viewer's page board; return the page's."""
@@ -221,7 +226,7 @@ async def test_every_board_of_a_private_game_is_the_same_pushed_or_loaded(
     assert 'data-action="quick-play"' in boards["carol"]
     assert 'data-action="quick-play"' not in boards["anonymous"]
     for viewer in viewers:
-        await viewer.communicator.disconnect(timeout=10)
+        await viewer.close()
 
 
 async def test_waiting_cancelled_and_abandoned_boards_are_the_same_pushed_or_loaded(
@@ -249,7 +254,7 @@ async def test_waiting_cancelled_and_abandoned_boards_are_the_same_pushed_or_loa
     assert all('data-status="abandoned"' in board for board in boards.values())
     assert not any('data-action="join"' in board for board in boards.values())
     for viewer in viewers:
-        await viewer.communicator.disconnect(timeout=10)
+        await viewer.close()
 
     game = await db(services.game_create)(
         creator=alice, target=10, seat_kinds=["me", "open", "random"]
@@ -265,4 +270,4 @@ async def test_waiting_cancelled_and_abandoned_boards_are_the_same_pushed_or_loa
     for board in boards.values():
         assert 'data-status="abandoned"' in board and 'data-action="resign"' not in board
     for viewer in viewers:
-        await viewer.communicator.disconnect(timeout=10)
+        await viewer.close()

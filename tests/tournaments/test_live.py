@@ -8,6 +8,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from coins_site.asgi import application
+from games.realtime.channels_adapter import last_reads_finished
 from tournaments.consumers import CLOSE_NO_TOURNAMENT
 from tournaments.live import standings_changed
 from tournaments.models import TournamentGame
@@ -35,6 +36,10 @@ class Socket:
         connected, _ = await self.communicator.connect(timeout=10)
         assert connected
         return await self.communicator.receive_from(timeout=10)  # the standings as they are
+
+    async def close(self) -> None:
+        await self.communicator.disconnect()
+        await last_reads_finished()  # its last read of the layer ends on this test's loop
 
     async def frame_where(self, predicate, timeout=10.0) -> str:
         """The first frame from now on that satisfies ``predicate`` (others are skipped)."""
@@ -67,8 +72,8 @@ async def test_standings_and_your_table_arrive_over_the_socket(make_tournament, 
     await db(finish)(game)
     frame = await visitor.frame_where(lambda f: 'data-points="4"' in f)
     assert frame.count('data-points="0"') == 0
-    await mine.communicator.disconnect()
-    await visitor.communicator.disconnect()
+    await mine.close()
+    await visitor.close()
 
 
 async def test_a_socket_for_no_tournament_is_closed():
@@ -76,6 +81,8 @@ async def test_a_socket_for_no_tournament_is_closed():
     connected, _ = await socket.communicator.connect(timeout=10)
     assert connected
     assert (await socket.communicator.receive_output(timeout=10))["code"] == CLOSE_NO_TOURNAMENT
+    await socket.communicator.wait(timeout=10)  # the server closed it: its handler ends
+    await last_reads_finished()
 
 
 async def test_a_notice_outside_a_transaction_reaches_the_sockets(make_tournament, alice):
@@ -84,7 +91,7 @@ async def test_a_notice_outside_a_transaction_reaches_the_sockets(make_tournamen
     await socket.connect()
     await db(standings_changed)(tournament.pk)
     assert "Nobody has joined yet." in await socket.frame_where(lambda f: True)
-    await socket.communicator.disconnect()
+    await socket.close()
 
 
 async def test_a_socket_rides_out_a_redis_outage_and_sends_what_it_missed(
@@ -103,7 +110,7 @@ async def test_a_socket_rides_out_a_redis_outage_and_sends_what_it_missed(
     # The socket joined its group again: the next join reaches it by a push.
     await db(entry_join)(tournament_id=tournament.pk, user=second)
     await socket.frame_where(lambda f: f.count("data-player=") == 2)
-    await socket.communicator.disconnect()
+    await socket.close()
 
 
 async def test_one_change_renders_the_standings_once_for_every_socket(
@@ -138,4 +145,4 @@ async def test_one_change_renders_the_standings_once_for_every_socket(
         assert f'<tr class="you" data-player="{person.username}"' in frame
     assert all('class="you"' not in frame for frame in frames[6:])
     for socket in sockets:
-        await socket.communicator.disconnect()
+        await socket.close()
