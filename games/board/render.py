@@ -75,7 +75,7 @@ def viewer_context(
         if game.is_rated:
             _add_rating_changes(context["result"], game.pk)
         context["rematch"] = rematch_panel(game, context["seats"], context["viewer_seat"])
-    policy = policy_of(game)
+    policy = policy_kept(game, request)
     invite = invite_of(request, game, policy)
     table_url = game.get_absolute_url()
     context["invite"] = invite
@@ -87,6 +87,20 @@ def viewer_context(
         else ""
     )
     return context
+
+
+def policy_kept(game: Game, request: HttpRequest) -> dict:
+    """How a private ``game`` is kept (``policy_of``: other apps' answers, read from the
+    database), kept on the viewer's request while the game is in progress. A socket renders
+    its boards with one request, after its first board on its event loop, where nothing
+    reads the database; an in-progress game's answers do not change (a duplicate's day
+    opens its best results only to finished games)."""
+    if game.status != Game.Status.IN_PROGRESS:
+        return policy_of(game)
+    kept = getattr(request, "_coins_policy", None)
+    if kept is None or kept[0] != game.pk:
+        kept = request._coins_policy = (game.pk, policy_of(game))
+    return kept[1]
 
 
 def csrf_of(request: HttpRequest) -> tuple[str, SafeString]:

@@ -427,11 +427,16 @@ def test_an_ended_game_stays_due_until_it_is_queued_for_rating(alice, monkeypatc
 
 @pytest.mark.parametrize("choice, trick_pause", [("fast", 0.8), ("normal", 1.5), ("slow", 3.0)])
 def test_a_bot_leading_after_a_trick_waits_so_people_see_who_took_it(
-    alice, settings, choice, trick_pause
+    alice, settings, choice, trick_pause, monkeypatch
 ):
     """With bots pausing (the site's setting), a bot that answers waits the bot pause, and
     one that leads after a won trick waits the person's chosen trick pause (fast, normal or
-    slow; never shorter than the bot pause): the trick stays in view as long as they like."""
+    slow; never shorter than the bot pause): the trick stays in view as long as they like.
+
+    The clock stands still: a row saved a moment after its move was scheduled (the deal's
+    ``updated_at``) would shorten the pause read here by however long that moment took."""
+    frozen = timezone.now()
+    monkeypatch.setattr(timezone, "now", lambda: frozen)
     settings.COINS_BOT_PAUSE, settings.COINS_TRICK_PAUSE = 0.8, 1.5
     alice.profile.trick_pause = choice
     alice.profile.save()
@@ -447,7 +452,7 @@ def test_a_bot_leading_after_a_trick_waits_so_people_see_who_took_it(
         else:
             leads = not state.trick and state.last_trick is not None
             pause = (fresh.due_at - fresh.updated_at).total_seconds()
-            assert pause == pytest.approx(trick_pause if leads else 0.8, abs=0.05), (leads, pause)
+            assert pause == pytest.approx(trick_pause if leads else 0.8, abs=1e-6), (leads, pause)
             seen.add(leads)
             serve_due(game.pk, later=LATER)
     assert seen == {True, False}

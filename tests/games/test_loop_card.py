@@ -188,6 +188,20 @@ async def test_a_board_the_loop_cannot_render_comes_from_a_thread_card_kept(
     await client.close()
 
 
+async def test_a_private_tables_boards_are_rendered_on_the_loop_too(alice, thread_cards, caplog):
+    """A private table's board asks other apps how the table is kept (an invite, a
+    duplicate's seal), which reads the database: the socket keeps the answer from its first
+    board, so its later boards are rendered on the loop as a public table's are."""
+    game, client, board = await at_my_turn(alice, public=False)
+    for _ in range(3):
+        card, board = await play_first_card(client, board)
+        await played_once(game, card, board)
+        board = await client.board_where(can_play) if not can_play(board) else board
+    assert thread_cards == []
+    assert "not rendered on the loop" not in caplog.text
+    await client.close()
+
+
 async def test_a_connection_postgresql_dropped_is_replaced_before_the_next_card(
     alice, thread_cards, loop_statements
 ):
