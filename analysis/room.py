@@ -79,7 +79,7 @@ class Room:
         self.last = read() if limit < 1 else None
         self.last_at = clock()
         self.roomy_moments = QUIET_SAMPLES  # in a row below the limit (none measured: room)
-        self.calm_moments = QUIET_SAMPLES  # in a row below ``quiet`` (none measured: calm)
+        self.calm_moments = QUIET_SAMPLES  # in a row below ``calm_below`` (none: calm)
 
     def has_room(self) -> bool:
         """The verdict, taken again when ``SAMPLE_EVERY`` has passed since the last one."""

@@ -111,8 +111,14 @@ class Client:
         )
 
     async def close(self):
-        await self.communicator.disconnect(timeout=10)
-        await last_reads_finished()  # its last read of the layer ends on this test's loop
+        await disconnected(self.communicator)
+
+
+async def disconnected(communicator) -> None:
+    """Close a test's socket and wait for its last read of the layer to end on this test's
+    loop (``channels_adapter``): a read left pending would outlive the loop."""
+    await communicator.disconnect(timeout=10)
+    await last_reads_finished()
 
 
 def finished(frame: str) -> bool:

@@ -26,13 +26,13 @@ from django.utils import timezone
 from coins_site.asgi import application
 from games.engine import CARD_CODES
 from games.models import Game
-from games.realtime.channels_adapter import last_reads_finished
 from games.realtime.push import notify_table
 from games.table import flow
 from games.table import seats as services
 from games.table.loading import game_load
 
 from .helpers import board_moves
+from .sockets import disconnected
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -106,8 +106,7 @@ class Viewer:
         return await self.communicator.receive_from(timeout=5)
 
     async def close(self) -> None:
-        await self.communicator.disconnect(timeout=10)
-        await last_reads_finished()  # its last read of the layer ends on this test's loop
+        await disconnected(self.communicator)
 
     async def compare(self, game: Game, pushed: str) -> str:
         """Assert the pushed board equals this viewer's page board; return the page's."""

@@ -9,6 +9,7 @@ from channels.testing import WebsocketCommunicator
 
 from coins_site.asgi import application
 from games.realtime.channels_adapter import last_reads_finished
+from tests.games.sockets import disconnected
 from tournaments.consumers import CLOSE_NO_TOURNAMENT
 from tournaments.live import standings_changed
 from tournaments.models import TournamentGame
@@ -38,8 +39,7 @@ class Socket:
         return await self.communicator.receive_from(timeout=10)  # the standings as they are
 
     async def close(self) -> None:
-        await self.communicator.disconnect()
-        await last_reads_finished()  # its last read of the layer ends on this test's loop
+        await disconnected(self.communicator)
 
     async def frame_where(self, predicate, timeout=10.0) -> str:
         """The first frame from now on that satisfies ``predicate`` (others are skipped)."""
