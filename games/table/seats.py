@@ -30,7 +30,13 @@ from games.table.errors import (
     bot_account_refusal,
     require_running,
 )
-from games.table.lifecycle import end_game, locked_game, start_game, wait_for_people
+from games.table.lifecycle import (
+    end_game,
+    locked_game,
+    start_game,
+    start_new_game,
+    wait_for_people,
+)
 from games.table.options import CLOCKS, QUICK_PLAY_BOT, TARGETS
 
 ME, OPEN = "me", "open"
@@ -67,7 +73,7 @@ def game_create(
         raise GameError(_("Choose a clock from the list."))
     with transaction.atomic():
         check_table_limits(creator, opens_a_table=OPEN in seat_kinds, by_program=by_program)
-        game = Game.objects.create(
+        game = Game(
             target=target,
             is_public=is_public,
             is_rated=is_rated,
@@ -75,19 +81,21 @@ def game_create(
             seed=seed or new_seed(),
             clock=clock,
         )
-        Seat.objects.bulk_create(
+        seats = [
             Seat(
-                game=game,
                 number=number,
                 user=creator if kind == ME else None,
                 bot=kind if kind not in (ME, OPEN) else "",
             )
             for number, kind in enumerate(seat_kinds)
-        )
+        ]
         if OPEN not in seat_kinds:
-            start_game(game)
-        else:  # a runner looks in now and then: a table everyone left closes
-            wait_for_people(game, timezone.now())
+            return start_new_game(game, seats)
+        game.save(force_insert=True)
+        for seat in seats:
+            seat.game = game
+        Seat.objects.bulk_create(seats)
+        wait_for_people(game, timezone.now())  # a runner looks in: a table everyone left closes
     return game
 
 
@@ -126,24 +134,22 @@ def game_create_for(
     with transaction.atomic():
         for person in sorted(seated, key=lambda person: person.pk):  # one order: no deadlock
             lock_person(person)
-        game = Game.objects.create(
+        game = Game(
             target=target,
             is_public=is_public,
             is_rated=is_rated,
             seed=seed or new_seed(),
             clock=clock,
         )
-        Seat.objects.bulk_create(
+        seats = [
             Seat(
-                game=game,
                 number=number,
                 user=by_seat[number],
                 bot="" if by_seat[number] is not None else bots.pop(0),
             )
             for number in range(3)
-        )
-        start_game(game)
-    return game
+        ]
+        return start_new_game(game, seats)
 
 
 def lock_person(user) -> None:

@@ -41,6 +41,7 @@ class Tally:
     games_finished: int = 0
     errors: Counter = field(default_factory=Counter)
     stalls: list = field(default_factory=list)  # (game id, moves seen) of tables left waiting
+    measuring: bool = True  # False while the tables are still sitting down (``ramp``)
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -63,6 +64,7 @@ async def play_table(
     bot: str,
     address: str = "127.0.0.1",
     target: int = 10,
+    start_within: float = 0.0,
 ) -> None:
     """Play games at one table until the deadline, timing each move's update. ``address``
     is the person's (the benchmark's servers trust it as their proxy, as a site behind a
@@ -71,8 +73,9 @@ async def play_table(
     People do not all sit down in the same millisecond: each table starts at a random
     moment within one thinking time, else every table's 1 s timer would fire at once for
     the whole run and measure a burst of N simultaneous moves rather than N tables.
+    ``start_within`` spreads the starts wider (``ramp``).
     """
-    await asyncio.sleep(random.uniform(0, think))
+    await asyncio.sleep(random.uniform(0, max(think, start_within)))
     while time.monotonic() < deadline:
         game = await sync_to_async(services.game_quick_play)(user=user, bot=bot, target=target)
         # As the new game's page opens its socket: it shows the players' chat, empty.
@@ -130,7 +133,7 @@ async def play_game(ws, think: float, deadline: float, tally: Tally) -> bool:
             frame, moves = await _next_board(ws, tally, moves)
             continue
         over = 'id="game-result"' in frame
-        if sent is not None and (over or 'data-your-turn="true"' in frame):
+        if sent is not None and (over or 'data-your-turn="true"' in frame) and tally.measuring:
             tally.turn_waits.append(time.perf_counter() - sent)
             tally.turn_wait_at.append(time.monotonic())
             sent = None
@@ -147,7 +150,7 @@ async def play_game(ws, think: float, deadline: float, tally: Tally) -> bool:
         started = sent = time.perf_counter()
         await ws.send(f'{{"card": "{card}"}}')
         reply, reply_moves = await _next_board(ws, tally, moves)
-        if reply is not None:
+        if reply is not None and tally.measuring:
             tally.latencies.append(time.perf_counter() - started)
             tally.latency_at.append(time.monotonic())
             tally.human_moves += 1
@@ -195,12 +198,35 @@ def query_figures(path: Path) -> dict:
 
 
 async def run_tables(
-    *, tables: int, think: float, seconds: float, bases: list, players: list, bot: str
+    *,
+    tables: int,
+    think: float,
+    seconds: float,
+    bases: list,
+    players: list,
+    bot: str,
+    ramp: float = 0.0,
+    on_measuring=None,
 ):
     """Play ``tables`` tables at once, dealt round the servers ``bases`` (one person each
-    on one server, as a proxy would spread them)."""
-    tally = Tally()
-    deadline = time.monotonic() + seconds
+    on one server, as a proxy would spread them).
+
+    With a ``ramp``, the tables sit down at random moments over its first ``ramp`` seconds
+    and nothing is counted until it ends (then ``on_measuring`` is awaited): ``seconds``
+    of a steady state, where games end at any moment, as on a site people come to over
+    time. Without one, every table's first games end together, in waves.
+    """
+    tally = Tally(measuring=not ramp)
+    deadline = time.monotonic() + ramp + seconds
+
+    async def start_measuring():
+        await asyncio.sleep(ramp)
+        if on_measuring is not None:
+            await on_measuring()
+        tally.measuring = True
+
+    if ramp:
+        measuring = asyncio.create_task(start_measuring())
     await asyncio.gather(
         *(
             play_table(
@@ -213,10 +239,13 @@ async def run_tables(
                 origin=_origin(bases[n % len(bases)]),
                 bot=bot,
                 address=f"198.18.{n // 250}.{n % 250 + 1}",  # everyone from an address of their own
+                start_within=ramp,
             )
             for n, (user, key) in enumerate(players[:tables])
         )
     )
+    if ramp:
+        await measuring
     return tally
 
 
@@ -279,8 +308,9 @@ def benchmark(
     servers: int = 1,
     bot_pause: float = 0.0,
     bot: str = QUICK_PLAY_BOT,
+    ramp: float = 0.0,
 ) -> dict:
-    """Run the benchmark and return its figures."""
+    """Run the benchmark and return its figures (of the ``seconds`` after the ``ramp``)."""
     run = secrets.token_hex(3)
     use_a_key_of_our_own()
     players = [new_player(run, n) for n in range(tables)]
@@ -294,24 +324,38 @@ def benchmark(
         else [DaphneServer(query_log, bot_pause, n, extra_env=limits) for n in range(servers)]
     )
     bases = [url] if url else [f"ws://127.0.0.1:{daphne.port}" for daphne in daphnes]
-    moves_before = moves_played_by(players)
-    started = time.perf_counter()
-    cpu_before = [daphne.cpu_seconds() for daphne in daphnes]
+    start = {}
+
+    def mark_start():
+        start.update(
+            moves=moves_played_by(players),
+            at=time.perf_counter(),
+            cpu=[daphne.cpu_seconds() for daphne in daphnes],
+        )
+
+    mark_start()
     cpu_used = None
     try:
         tally = asyncio.run(
             run_tables(
-                tables=tables, think=think, seconds=seconds, bases=bases, players=players, bot=bot
+                tables=tables,
+                think=think,
+                seconds=seconds,
+                bases=bases,
+                players=players,
+                bot=bot,
+                ramp=ramp,
+                on_measuring=sync_to_async(mark_start),
             )
         )
     finally:
-        elapsed = time.perf_counter() - started
+        elapsed = time.perf_counter() - start["at"]
         cpu_after = [daphne.cpu_seconds() for daphne in daphnes]
-        if daphnes and None not in cpu_before + cpu_after:
-            cpu_used = sum(cpu_after) - sum(cpu_before)
+        if daphnes and None not in start["cpu"] + cpu_after:
+            cpu_used = sum(cpu_after) - sum(start["cpu"])
         for daphne in daphnes:
             daphne.stop()
-    all_moves = moves_played_by(players) - moves_before
+    all_moves = moves_played_by(players) - start["moves"]
     retire(players)
     lat = [x * 1000 for x in tally.latencies]
     waits = [x * 1000 for x in tally.turn_waits]
@@ -321,6 +365,7 @@ def benchmark(
         "bot_pause_seconds": bot_pause,
         "mode": "realistic" if think else "saturation",
         "think_seconds": think,
+        "ramp_seconds": ramp,
         "seconds": round(elapsed, 2),
         "human_moves": tally.human_moves,
         "all_moves": all_moves,

@@ -30,6 +30,13 @@ class Command(BaseCommand):
         )
         parser.add_argument("--think", type=float, default=1.0, help="seconds (realistic mode)")
         parser.add_argument("--seconds", type=float, default=30.0, help="how long to run")
+        parser.add_argument(
+            "--ramp",
+            type=float,
+            default=0.0,
+            help="seconds over which the tables sit down, not counted: the figures are then "
+            "of a steady state (without one, all tables' first games end together, in waves)",
+        )
         parser.add_argument("--url", help="use a running server (ws://host:port) instead")
         parser.add_argument(
             "--servers", type=int, default=1, help="Daphne processes (each with its runner)"
@@ -58,13 +65,18 @@ class Command(BaseCommand):
             "--rounds", type=int, default=2, help="runs of each commit with --baseline"
         )
 
-    def handle(self, *args, tables, mode, think, seconds, url, servers, bot_pause, bot, **options):
+    def handle(
+        self, *args, tables, mode, think, seconds, ramp, url, servers, bot_pause, bot, **options
+    ):
         if options["baseline"]:
             return self.side_by_side(options["baseline"], options["rounds"], tables, mode, seconds)
         if connection.vendor != "postgresql":
             raise CommandError("Set DATABASE_URL to a PostgreSQL database: the server shares it.")
-        if tables < 1 or seconds <= 0 or servers < 1 or bot_pause < 0:
-            raise CommandError("--tables, --seconds and --servers must be positive.")
+        if tables < 1 or seconds <= 0 or servers < 1 or bot_pause < 0 or ramp < 0:
+            raise CommandError(
+                "--tables, --seconds and --servers must be positive, --ramp and --bot-pause "
+                "not negative."
+            )
         if servers > 1 and "Redis" not in settings.CHANNEL_LAYERS["default"]["BACKEND"]:
             raise CommandError("Several servers share their tables' updates through REDIS_URL.")
         figures = benchmark(
@@ -75,11 +87,14 @@ class Command(BaseCommand):
             servers=servers,
             bot_pause=bot_pause,
             bot=bot,
+            ramp=ramp,
         )
         lat = figures["latency_ms"]
         self.stdout.write(
             f"{figures['tables']} tables on {figures['servers']} server(s), bot pause "
-            f"{figures['bot_pause_seconds']} s, {figures['mode']}, {figures['seconds']} s: "
+            f"{figures['bot_pause_seconds']} s, {figures['mode']}, {figures['seconds']} s"
+            + (f" after a {ramp:g} s ramp" if ramp else "")
+            + ": "
             f"{figures['human_moves']} human moves ({figures['human_moves_per_second']}/s), "
             f"{figures['all_moves']} moves in all ({figures['moves_per_second']}/s)\n"
             f"move-to-update latency: p50 {lat['p50']} ms, p95 {lat['p95']} ms, "
