@@ -169,15 +169,23 @@ def stop_workers_now() -> None:
     At exit Python waits for each pool's work in hand (``concurrent.futures``' own exit
     hook), and an analysis at a low priority could hold a stopping server for minutes. What
     is cut short is not lost: a game's due card stays due for another server's runner, an
-    analysis's lease runs out and it is taken again, a hint is asked again."""
+    analysis's lease runs out and it is taken again, a hint is asked again.
+
+    Then it waits for each pool's manager thread to end. Python's exit hook wakes that
+    thread through a pipe the thread closes as it ends; one still ending at exit had the
+    hook write to the closed pipe (Python 3.11: "Bad file descriptor" as a server stopped).
+    """
     while _pools:
         _lane, executor = _pools.popitem()
         workers = list((executor._processes or {}).values())  # the pool keeps no public list
+        manager = executor._executor_manager_thread  # private too; shutdown forgets it
         executor.shutdown(wait=False, cancel_futures=True)
         for worker in workers:
             worker.terminate()
         for worker in workers:
             worker.join(timeout=5)
+        if manager is not None:
+            manager.join(timeout=5)
 
 
 def _open_gates() -> None:

@@ -146,3 +146,16 @@ def test_a_stopping_server_does_not_wait_for_its_workers_work():
     finally:
         if server.poll() is None:
             server.kill()
+
+
+def test_stopped_workers_leave_no_pool_thread_for_pythons_exit_to_wake(fresh_pools):
+    """Python's exit wakes each pool's manager thread through a pipe that the thread closes
+    as it ends. A thread still ending then (its workers just killed) had the exit write to
+    the closed pipe: "Bad file descriptor" in stopped servers' logs. ``stop_workers_now``
+    waits for the threads."""
+    executors = [thinking.pool(lane) for lane in (thinking.BOTS, thinking.ANALYSIS)]
+    for executor in executors:
+        executor.submit(os.getpid).result(timeout=60)
+    managers = [executor._executor_manager_thread for executor in executors]
+    thinking.stop_workers_now()
+    assert not [manager for manager in managers if manager.is_alive()]
