@@ -29,6 +29,14 @@ def seats_dealt(game: Game) -> None:
     Game.objects.filter(pk=game.pk).update(with_bots=game.with_bots)
 
 
+def seats_dealt_unsaved(game: Game, seats: list[Seat]) -> None:
+    """What ``seats_dealt`` writes, set on a new table's ``game`` and ``seats`` before they
+    are first saved (``games.table.lifecycle.start_new_game`` inserts them so)."""
+    game.with_bots = any(seat.bot for seat in seats)
+    for seat in seats:
+        seat.started_at, seat.target, seat.with_bots = game.started_at, game.target, game.with_bots
+
+
 def seats_settle(game: Game, seats: list[Seat] | None = None) -> None:
     """Write each seat's outcome of ``game`` (over) and count it in its people's stats, once:
     three statements, each written once (``common.kept_rows``: built by the ORM, the three

@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 
 from accounts.selectors import is_bot_account
 from games.engine import CARD_CODES, GameState
-from games.history.player_records import seats_dealt, seats_settle
+from games.history.player_records import seats_dealt, seats_dealt_unsaved, seats_settle
 from games.models import Game, Hand, Presence, Seat
 from games.realtime.presence import STALE_AFTER
 from games.realtime.push import notify_table, programs_seen
@@ -165,13 +165,12 @@ def start_new_game(game: Game, seats: list[Seat]) -> Game:
     state = GameState(game.target, seed=game.seed)
     now = timezone.now()
     _dealt(game, state, now)
-    game.with_bots = any(seat.bot for seat in seats)
+    seats_dealt_unsaved(game, seats)
     to_play = seats[state.to_play]
     schedule(game, to_play, now, announce=False)  # the turn is announced once it is saved
     game.save(force_insert=True)
     for seat in seats:
         seat.game = game
-        seat.started_at, seat.target, seat.with_bots = now, game.target, game.with_bots
     Seat.objects.bulk_create(seats)
     _first_hand(game, state).save(force_insert=True)
     announce_turn(game, to_play)

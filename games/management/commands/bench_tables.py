@@ -68,6 +68,8 @@ class Command(BaseCommand):
     def handle(
         self, *args, tables, mode, think, seconds, ramp, url, servers, bot_pause, bot, **options
     ):
+        if options["baseline"] and ramp:
+            raise CommandError("--ramp is not for --baseline: older commits do not know it.")
         if options["baseline"]:
             return self.side_by_side(options["baseline"], options["rounds"], tables, mode, seconds)
         if connection.vendor != "postgresql":
