@@ -28,7 +28,8 @@ from games.table import seats as services
 from games.table.options import QUICK_PLAY_BOT
 from lab.benchmarks import abuse_http, abuse_sockets
 from lab.benchmarks.servers import DaphneServer, logged_in_session
-from lab.benchmarks.tables import Tally, percentile, play_table
+from lab.benchmarks.table_figures import percentile
+from lab.benchmarks.tables import Tally, play_table
 
 PASSWORD = "bench-Abuse-pass-42"
 STEP_SECONDS = 12.0  # each attack's window: the attack, then quiet up to this long

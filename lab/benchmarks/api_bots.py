@@ -31,7 +31,8 @@ from accounts.models import Profile
 from botapi.tokens import token_create
 from games.engine.bots import LEVELS
 from lab.benchmarks.servers import DaphneServer, new_player, use_a_key_of_our_own
-from lab.benchmarks.tables import percentile, retire, run_tables
+from lab.benchmarks.table_figures import percentile
+from lab.benchmarks.tables import retire, run_tables
 
 LEVEL_OF_KEY = {level.key: level for level in LEVELS}
 

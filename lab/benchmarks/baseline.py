@@ -130,12 +130,47 @@ class LoadSampler:
         return round(statistics.fmean(self.samples), 2) if self.samples else None
 
 
-def run_bench(directory: Path, env: dict, args: list[str]) -> dict:
+# ``bench_tables`` with each person's thinking spread (``--think-spread``), given the same way
+# to both commits, whether or not one knows the option: its client's thinking, a sleep of
+# exactly ``--think`` seconds, is drawn evenly from think * (1 -/+ spread) instead. Run with
+# ``python -c`` in the commit's directory: argv is spread, think, then bench_tables' own.
+SPREAD_THINKING = """
+import asyncio, importlib, os, random, sys, types
+import django
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "coins_site.settings")
+django.setup()
+spread, think = float(sys.argv[1]), float(sys.argv[2])
+here = os.getcwd()
+for name in ("lab.benchmarks.tables", "games.benchmarks.tables"):  # where it is, where it was
+    if os.path.exists(os.path.join(here, *name.split(".")) + ".py"):
+        client = importlib.import_module(name)
+        break
+else:
+    sys.exit(f"No table benchmark client in {here}")
+async def sleep(delay, *rest):
+    if delay == think:
+        delay = think * random.uniform(1 - spread, 1 + spread)
+    return await asyncio.sleep(delay, *rest)
+client.asyncio = types.SimpleNamespace(**{**vars(asyncio), "sleep": sleep})
+from django.core.management import execute_from_command_line
+execute_from_command_line(["manage.py", "bench_tables", *sys.argv[3:]])
+"""
+THINK_SECONDS = 1.0  # what ``--think`` defaults to in every commit
+
+
+def bench_command(args: list[str], spread: float = 0.0) -> list[str]:
+    """The command line of a ``bench_tables`` run, with its people's thinking spread."""
+    if not spread:
+        return [sys.executable, "manage.py", "bench_tables", *args]
+    return [sys.executable, "-c", SPREAD_THINKING, str(spread), str(THINK_SECONDS), *args]
+
+
+def run_bench(directory: Path, env: dict, args: list[str], spread: float = 0.0) -> dict:
     """One ``bench_tables`` run of the code in ``directory``: its JSON figures, with the
     machine's load while it ran."""
     with LoadSampler() as load:
         done = subprocess.run(
-            [sys.executable, "manage.py", "bench_tables", *args],
+            bench_command(args, spread),
             cwd=directory,
             env=env,
             capture_output=True,
@@ -145,6 +180,7 @@ def run_bench(directory: Path, env: dict, args: list[str]) -> dict:
         raise RuntimeError(f"bench_tables in {directory} failed:\n{done.stderr[-3000:]}")
     figures = json.loads(done.stdout.strip().splitlines()[-1])
     figures["load_mean"] = load.mean
+    figures["think_spread"] = spread  # given by ``SPREAD_THINKING``, whatever the commit says
     return figures
 
 
@@ -153,9 +189,9 @@ def median_of(runs: list[dict], figure: str) -> float | None:
     return round(statistics.median(values), 2) if values else None
 
 
-def compare(*, rev: str, rounds: int, args: list[str], write) -> dict:
+def compare(*, rev: str, rounds: int, args: list[str], write, spread: float = 0.0) -> dict:
     """Run this commit and ``rev`` ``rounds`` times each, alternating, and report both and
-    the ratios (ours / theirs) of the medians."""
+    the ratios (ours / theirs) of the medians; ``spread``: the people's thinking spread."""
     if rounds < 1:
         raise ValueError("--rounds must be at least 1")
     ours_dir = Path(settings.BASE_DIR)
@@ -176,7 +212,7 @@ def compare(*, rev: str, rounds: int, args: list[str], write) -> dict:
             ):
                 started = time.monotonic()
                 vacuumed(env["DATABASE_URL"])
-                run = run_bench(directory, env, args)
+                run = run_bench(directory, env, args, spread)
                 retire_games(env["DATABASE_URL"])
                 runs[side].append(run)
                 write(
@@ -192,4 +228,11 @@ def compare(*, rev: str, rounds: int, args: list[str], write) -> dict:
         for name in RATIOS
         if medians["ours"][name] and medians["theirs"][name]
     }
-    return {"baseline": full, "args": args, "runs": runs, "medians": medians, "ratios": ratios}
+    return {
+        "baseline": full,
+        "args": args,
+        "think_spread": spread,
+        "runs": runs,
+        "medians": medians,
+        "ratios": ratios,
+    }

@@ -10,7 +10,6 @@ import asyncio
 import random
 import re
 import secrets
-import statistics
 import tempfile
 import time
 from collections import Counter
@@ -24,6 +23,14 @@ from games.models import Game
 from games.table import seats as services
 from games.table.options import QUICK_PLAY_BOT
 from lab.benchmarks.servers import DaphneServer, new_player, use_a_key_of_our_own
+from lab.benchmarks.table_figures import (
+    latency_figures,
+    p50_by_window,
+    query_figures,
+    sent_together,
+    spread,
+    think_figures,
+)
 
 BOARD_MOVES = re.compile(r'id="board"[^>]*data-moves="(\d+)"')
 HAND = re.compile(r'<section id="hand".*?</section>', re.S)
@@ -42,14 +49,7 @@ class Tally:
     errors: Counter = field(default_factory=Counter)
     stalls: list = field(default_factory=list)  # (game id, moves seen) of tables left waiting
     measuring: bool = True  # False while the tables are still sitting down (``ramp``)
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    if not ordered:
-        return float("nan")
-    index = min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))
-    return ordered[index]
+    think_spread: float = 0.0  # each think drawn from think * (1 -/+ this), evenly
 
 
 async def play_table(
@@ -90,6 +90,14 @@ async def play_table(
             except TimeoutError:
                 return
         tally.games_finished += 1
+
+
+def thinking_time(think: float, spread: float) -> float:
+    """One person's thinking before a card: ``think`` exactly, or with a ``spread``, drawn
+    evenly from ``think * (1 - spread)`` to ``think * (1 + spread)`` (the same mean). People
+    who all think exactly as long keep in step: the cards that once queued together in a
+    server come back together (``table_figures.sent_together``)."""
+    return think * random.uniform(1 - spread, 1 + spread) if spread else think
 
 
 def person_socket(base: str, path: str, *, session_key: str, address: str, origin: str = ""):
@@ -143,7 +151,7 @@ async def play_game(ws, think: float, deadline: float, tally: Tally) -> bool:
             frame, moves = await _next_board(ws, tally, moves)
             continue
         if think:
-            await asyncio.sleep(think)
+            await asyncio.sleep(thinking_time(think, tally.think_spread))
         if time.monotonic() >= deadline:
             return False
         card = CARD.findall(HAND.search(frame).group(0))[0]
@@ -157,46 +165,6 @@ async def play_game(ws, think: float, deadline: float, tally: Tally) -> bool:
         frame, moves = reply, reply_moves
 
 
-def query_figures(path: Path) -> dict:
-    """Sum the server's query log: each "human" block is one person's move (with the bots'
-    answers when they follow at once), "bot" blocks are the table runners' looks at the
-    schedule (with the cards they played: bots, clocks) and "push" blocks are boards
-    rendered for other sockets. Queries are SQL statements; round trips count the
-    statements sent together once."""
-    # kind -> [statements, round trips, moves, blocks]
-    totals = {kind: [0, 0, 0, 0] for kind in ("human", "bot", "push")}
-    if path.exists():
-        for line in path.read_text().splitlines():
-            if len(line.split()) != 4:
-                continue  # a line cut short when the server stopped
-            kind, *numbers = line.split()
-            entry = totals[kind]
-            for index, number in enumerate(numbers):
-                entry[index] += int(number)
-            entry[3] += 1
-    human_q, human_trips, human_moves, human_n = totals["human"]
-    bot_q, bot_trips, bot_n, runner_looks = totals["bot"]
-    push_q, push_trips, _, push_n = totals["push"]
-    all_q, all_moves = human_q + bot_q + push_q, human_moves + bot_n
-    all_trips = human_trips + bot_trips + push_trips
-
-    def per(amount, count):
-        return round(amount / count, 2) if count else None
-
-    return {
-        "queries_per_human_move_call": per(human_q, human_n),
-        "round_trips_per_human_move_call": per(human_trips, human_n),
-        "bot_moves_in_human_call": per(human_moves - human_n, human_n),
-        "runner_looks": runner_looks,
-        "runner_cards": bot_n,
-        "queries_per_runner_card_with_its_looks": per(bot_q, bot_n),
-        "queries_per_push": per(push_q, push_n),
-        "queries_per_move": per(all_q, all_moves),
-        "queries_per_human_move_all_in": per(all_q, human_n),
-        "round_trips_per_human_move_all_in": per(all_trips, human_n),
-    }
-
-
 async def run_tables(
     *,
     tables: int,
@@ -207,6 +175,7 @@ async def run_tables(
     bot: str,
     ramp: float = 0.0,
     on_measuring=None,
+    think_spread: float = 0.0,
 ):
     """Play ``tables`` tables at once, dealt round the servers ``bases`` (one person each
     on one server, as a proxy would spread them).
@@ -216,7 +185,7 @@ async def run_tables(
     of a steady state, where games end at any moment, as on a site people come to over
     time. Without one, every table's first games end together, in waves.
     """
-    tally = Tally(measuring=not ramp)
+    tally = Tally(measuring=not ramp, think_spread=think_spread)
     deadline = time.monotonic() + ramp + seconds
 
     async def start_measuring():
@@ -249,37 +218,6 @@ async def run_tables(
     return tally
 
 
-def latency_figures(values: list[float]) -> dict:
-    """p50, p95, p99, max and mean of ``values`` (milliseconds)."""
-    return {
-        "p50": round(percentile(values, 0.50), 2),
-        "p95": round(percentile(values, 0.95), 2),
-        "p99": round(percentile(values, 0.99), 2),
-        "max": round(max(values), 2) if values else None,
-        "mean": round(statistics.fmean(values), 2) if values else None,
-    }
-
-
-def spread(values: list[float]) -> dict:
-    return {
-        "p50": round(percentile(values, 0.50), 2),
-        "p95": round(percentile(values, 0.95), 2),
-        "max": round(max(values), 2) if values else None,
-        "count": len(values),
-    }
-
-
-def think_figures(path: Path) -> dict:
-    """CPU per card of each search bot, as the site's worker processes logged it."""
-    by_bot: dict[str, list[float]] = {}
-    if path.exists():
-        for line in path.read_text().splitlines():
-            parts = line.split()
-            if len(parts) == 3:  # bot, CPU seconds, process
-                by_bot.setdefault(parts[0], []).append(float(parts[1]) * 1000)
-    return {bot: spread(values) for bot, values in by_bot.items()}
-
-
 def _origin(base: str) -> str:
     return base.replace("ws://", "http://").replace("wss://", "https://")
 
@@ -309,6 +247,7 @@ def benchmark(
     bot_pause: float = 0.0,
     bot: str = QUICK_PLAY_BOT,
     ramp: float = 0.0,
+    think_spread: float = 0.0,
 ) -> dict:
     """Run the benchmark and return its figures (of the ``seconds`` after the ``ramp``)."""
     run = secrets.token_hex(3)
@@ -346,6 +285,7 @@ def benchmark(
                 bot=bot,
                 ramp=ramp,
                 on_measuring=sync_to_async(mark_start),
+                think_spread=think_spread,
             )
         )
     finally:
@@ -365,6 +305,7 @@ def benchmark(
         "bot_pause_seconds": bot_pause,
         "mode": "realistic" if think else "saturation",
         "think_seconds": think,
+        "think_spread": think_spread,
         "ramp_seconds": ramp,
         "seconds": round(elapsed, 2),
         "human_moves": tally.human_moves,
@@ -372,6 +313,10 @@ def benchmark(
         "human_moves_per_second": round(tally.human_moves / elapsed, 1),
         "moves_per_second": round(all_moves / elapsed, 1),
         "latency_ms": latency_figures(lat),
+        "latency_p50_ms_by_10s": p50_by_window(lat, tally.latency_at),
+        "cards_sent_together": sent_together(
+            [at - latency for latency, at in zip(tally.latencies, tally.latency_at, strict=True)]
+        ),
         "bot": bot,
         # A person's wait from their card to their next turn (the bots' pauses and
         # thinking included): what a table of search bots feels like.

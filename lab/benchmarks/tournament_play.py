@@ -28,15 +28,8 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from accounts.benchmarks import Visitor
 from lab.benchmarks.servers import DaphneServer, new_player, use_a_key_of_our_own
-from lab.benchmarks.tables import (
-    Tally,
-    latency_figures,
-    percentile,
-    person_socket,
-    play_game,
-    query_figures,
-    spread,
-)
+from lab.benchmarks.table_figures import latency_figures, percentile, query_figures, spread
+from lab.benchmarks.tables import Tally, person_socket, play_game
 from lab.benchmarks.tournament_checks import (
     tournament_check,
     tournament_create,

@@ -37,6 +37,13 @@ class Command(BaseCommand):
             help="seconds over which the tables sit down, not counted: the figures are then "
             "of a steady state (without one, all tables' first games end together, in waves)",
         )
+        parser.add_argument(
+            "--think-spread",
+            type=float,
+            default=0.0,
+            help="0 to 1: each think drawn evenly from think * (1 - S) to think * (1 + S); "
+            "with 0 (as the issue's figures) people keep in step and their cards bunch",
+        )
         parser.add_argument("--url", help="use a running server (ws://host:port) instead")
         parser.add_argument(
             "--servers", type=int, default=1, help="Daphne processes (each with its runner)"
@@ -66,12 +73,28 @@ class Command(BaseCommand):
         )
 
     def handle(
-        self, *args, tables, mode, think, seconds, ramp, url, servers, bot_pause, bot, **options
+        self,
+        *args,
+        tables,
+        mode,
+        think,
+        seconds,
+        ramp,
+        url,
+        servers,
+        bot_pause,
+        bot,
+        think_spread,
+        **options,
     ):
         if options["baseline"] and ramp:
             raise CommandError("--ramp is not for --baseline: older commits do not know it.")
+        if not 0 <= think_spread <= 1:
+            raise CommandError("--think-spread is a share of the thinking time, from 0 to 1.")
         if options["baseline"]:
-            return self.side_by_side(options["baseline"], options["rounds"], tables, mode, seconds)
+            return self.side_by_side(
+                options["baseline"], options["rounds"], tables, mode, seconds, think_spread
+            )
         if connection.vendor != "postgresql":
             raise CommandError("Set DATABASE_URL to a PostgreSQL database: the server shares it.")
         if tables < 1 or seconds <= 0 or servers < 1 or bot_pause < 0 or ramp < 0:
@@ -90,6 +113,7 @@ class Command(BaseCommand):
             bot_pause=bot_pause,
             bot=bot,
             ramp=ramp,
+            think_spread=think_spread,
         )
         lat = figures["latency_ms"]
         self.stdout.write(
@@ -100,7 +124,9 @@ class Command(BaseCommand):
             f"{figures['human_moves']} human moves ({figures['human_moves_per_second']}/s), "
             f"{figures['all_moves']} moves in all ({figures['moves_per_second']}/s)\n"
             f"move-to-update latency: p50 {lat['p50']} ms, p95 {lat['p95']} ms, "
-            f"p99 {lat['p99']} ms, max {lat['max']} ms\n"
+            f"p99 {lat['p99']} ms, max {lat['max']} ms; p50 by 10 s "
+            f"{figures['latency_p50_ms_by_10s']}, cards sent within 2 ms of another "
+            f"{figures['cards_sent_together']}\n"
             f"SQL statements per human move, with the bots' answers and every push: "
             f"{figures.get('queries_per_human_move_all_in')} in "
             f"{figures.get('round_trips_per_human_move_all_in')} round trips "
@@ -119,13 +145,18 @@ class Command(BaseCommand):
             )
         self.stdout.write(json.dumps(figures))
 
-    def side_by_side(self, rev: str, rounds: int, tables: int, mode: str, seconds: float) -> None:
-        """The arguments every commit's ``bench_tables`` knows: one Daphne, bot pause 0."""
+    def side_by_side(
+        self, rev: str, rounds: int, tables: int, mode: str, seconds: float, think_spread: float
+    ) -> None:
+        """The arguments every commit's ``bench_tables`` knows: one Daphne, bot pause 0 (and
+        a think spread, which ``baseline`` gives a commit that does not know it)."""
         if "DATABASE_URL" not in os.environ:
             raise CommandError("Set DATABASE_URL to a PostgreSQL database: the servers share it.")
         args = ["--tables", str(tables), "--mode", mode, "--seconds", str(seconds)]
         try:
-            result = compare(rev=rev, rounds=rounds, args=args, write=self.stdout.write)
+            result = compare(
+                rev=rev, rounds=rounds, args=args, write=self.stdout.write, spread=think_spread
+            )
         except (ValueError, RuntimeError) as error:
             raise CommandError(str(error)) from error
         self.stdout.write(f"medians, this commit against {result['baseline'][:10]}:")

@@ -1,0 +1,55 @@
+"""The table benchmark's figures of bunching: what explains a run's p50 rising at the same
+CPU (docs/benchmarks.md)."""
+
+import random
+import subprocess
+
+from django.conf import settings
+
+from lab.benchmarks.baseline import bench_command
+from lab.benchmarks.table_figures import p50_by_window, sent_together
+from lab.benchmarks.tables import thinking_time
+
+
+def test_cards_spread_at_random_are_rarely_sent_together():
+    rng = random.Random(7)
+    starts = [second + rng.random() for second in range(60) for _ in range(100)]
+    share = sent_together(starts)
+    assert 0.14 < share < 0.22  # 1 - (1 - 0.002) ** 99 = 0.18 within each second
+
+
+def test_cards_in_bunches_are_counted_after_the_first_of_each():
+    bunches = [second + offset for second in range(10) for offset in (0.1, 0.1005, 0.1015, 0.5)]
+    assert sent_together(bunches) == 0.5  # in each second, two follow within 2 ms; two don't
+    assert sent_together([1.0]) is None
+
+
+def test_p50_by_window_counts_windows_from_the_first_latency():
+    taken_at = [100.0, 101.0, 105.0, 112.0, 131.0]
+    latencies = [4.0, 6.0, 5.0, 9.0, 3.0]
+    assert p50_by_window(latencies, taken_at) == [5.0, 9.0, None, 3.0]
+    assert p50_by_window([], []) == []
+
+
+def test_thinking_is_exact_unless_spread():
+    assert thinking_time(1.0, 0.0) == 1.0
+    rng_state = random.getstate()
+    random.seed(3)
+    drawn = [thinking_time(1.0, 0.5) for _ in range(4000)]
+    random.setstate(rng_state)
+    assert min(drawn) >= 0.5 and max(drawn) <= 1.5
+    assert abs(sum(drawn) / len(drawn) - 1.0) < 0.02  # the same mean: the same load
+
+
+def test_a_commit_runs_with_its_thinking_spread_through_its_own_bench_tables():
+    """``--baseline`` with ``--think-spread`` runs the other commit's own ``bench_tables``
+    through a snippet that spreads its client's thinking: here, this commit's, asked for
+    its help (the snippet must find the client module and hand over the arguments)."""
+    command = bench_command(["--help"], spread=0.5)
+    assert command[1] == "-c"
+    done = subprocess.run(
+        command, cwd=settings.BASE_DIR, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert "--think-spread" in done.stdout
+    assert bench_command(["--tables", "3"])[1:] == ["manage.py", "bench_tables", "--tables", "3"]
