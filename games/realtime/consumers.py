@@ -242,16 +242,18 @@ class TableConsumer(RidesOutLayerOutages, ChatSocket, ReactionSocket, AsyncWebso
             await self.send(render_message(_('Say which card to play, like {"card": "12O"}.')))
             return
         try:
-            played = await play_on_loop(self, card, data) or await in_db_thread(play_and_render)(
-                self.game_id,
-                self.request,
-                card,
-                self.channel_name,
-                self.presence,
-                data,
-                self.seed,
-                self.sent_moves if self.sent_moves >= 0 else None,
-            )
+            played = await play_on_loop(self, card, data)
+            if not isinstance(played, tuple):  # the threads' path (at once to the lock?)
+                played = await in_db_thread(play_and_render)(
+                    self.game_id,
+                    self.request,
+                    card,
+                    self.channel_name,
+                    self.presence,
+                    data,
+                    self.seed if played is None else "",  # no seed: no try on a copy
+                    self.sent_moves if self.sent_moves >= 0 else None,
+                )
         except TableMovedOn as moved_on:  # a card sent again: the board tells what happened
             if not moved_on.already_played:
                 await self.send(render_message(refusal_text(moved_on)))

@@ -26,10 +26,12 @@ from games.realtime.push import notices_kept
 from games.realtime.socket_calls import render_for, shown_presence
 from games.table import flow
 from games.table.errors import GameError, move_count
-from games.table.move_rows import StaleTable
+from games.table.move_rows import NeedsLock, StaleTable
 from games.table.unlocked import prepare_on_copy
 
 log = logging.getLogger(__name__)
+
+TO_THE_LOCK = "to the lock"  # the card needs the lock: no second try on a copy elsewhere
 
 
 async def _kept(connections, prepared) -> list:
@@ -42,10 +44,12 @@ async def _kept(connections, prepared) -> list:
     return notices
 
 
-async def play_on_loop(socket, card: str, data: dict) -> tuple | None:
+async def play_on_loop(socket, card: str, data: dict) -> tuple | str | None:
     """Play ``card`` for ``socket``'s person on the loop; return what ``play_and_render``
     returns (board, move count, status, presence shown, notices), or None: the card goes
-    to the database threads' path, nothing having been written."""
+    to the database threads' path, nothing having been written; ``TO_THE_LOCK``: it goes
+    there straight to the lock (the hand's or the game's end: the game's last card was
+    played three times, twice for nothing, with a transaction opened and rolled back)."""
     connections = loop_connections()
     if connections is None or not socket.seed:
         return None
@@ -58,9 +62,12 @@ async def play_on_loop(socket, card: str, data: dict) -> tuple | None:
     user = socket.request.user
     change = partial(flow.person_card, user=user, card=chosen, after_moves=after)
     needs_lock = partial(flow.ends_the_hand, user=user)
-    prepared = prepare_on_copy(
-        socket.game_id, socket.seed, moves, socket.channel_name, change, needs_lock
-    )
+    try:
+        prepared = prepare_on_copy(
+            socket.game_id, socket.seed, moves, socket.channel_name, change, needs_lock
+        )
+    except NeedsLock:
+        return TO_THE_LOCK
     if prepared is None:
         return None
     sent = asyncio.ensure_future(_kept(connections, prepared))

@@ -61,7 +61,10 @@ def play_unlocked(
     anything is played, that the change will need the lock (it would be played twice)."""
     if not _possible():
         return None
-    table = _table_on_copy(game_id, seed, moves, skip_channel, needs_lock)
+    try:
+        table = _table_on_copy(game_id, seed, moves, skip_channel, needs_lock)
+    except NeedsLock:
+        return None
     if table is None:
         return None
     kept = {"written": False}
@@ -86,14 +89,14 @@ def _table_on_copy(
     needs_lock: Callable[[LoadedGame], bool] | None,
 ) -> Table | None:
     """A table on this process's copy of the game after ``moves`` plays, its write guarded;
-    None if there is no such copy, or the change will need the lock."""
+    None if there is no such copy; ``NeedsLock`` if ``needs_lock`` says the change will."""
     if moves is None:
         return None
     loaded = cached_game(game_id, seed, moves)
     if loaded is None or not loaded.game.is_running:
         return None
     if needs_lock is not None and needs_lock(loaded):
-        return None
+        raise NeedsLock("the hand ends")
     game = loaded.game
     return Table(game, skip_channel, loaded=loaded, guard=(moves, game.updated_at))
 
@@ -132,7 +135,9 @@ def prepare_on_copy(
     run on the copy and nothing touches Django's connection (a statement would raise,
     Django refusing synchronous database work on an event loop, and the card would go to
     the locked path). The caller sends ``statement`` on a connection of its own, then
-    calls ``written``. None: the card must take another path (nothing was sent)."""
+    calls ``written``. None: the card must take another path (nothing was sent);
+    ``NeedsLock``: that path is the lock's (a new deal, the game's end), and trying the
+    copy again there would play the card once more for nothing."""
     if not (settings.COINS_UNLOCKED_MOVES and writes_together()):
         return None
     table = _table_on_copy(game_id, seed, moves, skip_channel, needs_lock)
@@ -142,6 +147,8 @@ def prepare_on_copy(
         with _on_commit_kept() as on_commit, batch_taken() as taken:
             result = change(table)
             table.finish()
+    except NeedsLock:
+        raise
     except EXPECTED:
         return None
     except Exception:

@@ -255,3 +255,38 @@ async def test_with_every_loop_connection_busy_a_card_goes_to_a_thread(
     assert thread_cards == [card]
     await played_once(game, card, after)
     await client.close()
+
+
+async def test_a_card_that_needs_the_lock_is_tried_on_no_second_copy(alice, monkeypatch):
+    """The hand's last card and the game's last go to the lock. The loop finds that out on
+    its copy, and the threads' path then takes the lock at once: before, it played the card
+    (and the bots' answers) on a copy again for nothing, so the game's last card was
+    played three times."""
+    from games.table import flow
+
+    tries: dict[int, list[str]] = {}  # the game's move count -> each try of the card
+    real_card, real_unlocked = flow.person_card, flow.play_unlocked
+
+    def person_card(table, **kwargs):
+        where = "lock" if table.guard is None else "copy"
+        tries.setdefault(table.game.moves, []).append(where)
+        return real_card(table, **kwargs)
+
+    def play_unlocked(*args, **kwargs):
+        tries.setdefault(args[2], []).append("threads")  # the move count it was given
+        return real_unlocked(*args, **kwargs)
+
+    monkeypatch.setattr(flow, "person_card", person_card)
+    monkeypatch.setattr(flow, "play_unlocked", play_unlocked)
+    _game, client, _board = await at_my_turn(alice)
+    final, played = await client.play_to_the_end()
+    await client.close()
+    assert "game-result" in final and played == len(tries) > 10
+    last = max(tries)
+    assert tries[last] in (["copy", "lock"], ["lock"])  # the lock, once the copy said so
+    locked = [moves for moves, where in tries.items() if "lock" in where]
+    assert len(locked) >= 2  # every hand's last card, and the game's
+    for moves in locked:
+        assert "threads" not in tries[moves], tries
+    ordinary = [where for moves, where in tries.items() if moves not in locked]
+    assert all(where == ["copy"] for where in ordinary), tries
