@@ -20,10 +20,13 @@ def is_open(offer: Rematch | None, now=None) -> bool:
     )
 
 
-def rematch_panel(game: Game, seats: list[dict], viewer_seat: int | None) -> dict:
-    """What the result panel says about a rematch, for one viewer."""
+def rematch_panel(
+    game: Game, seats: list[dict], viewer_seat: int | None, offered: bool = True
+) -> dict:
+    """What the result panel says about a rematch, for one viewer (``offered`` False: no
+    offer can exist yet, as the game has just ended)."""
     panel = {"can_offer": viewer_seat is not None, "state": "none"}
-    if not row_exists(Rematch, game_id=game.pk):  # every game's last board: a plain look
+    if not offered or not row_exists(Rematch, game_id=game.pk):  # every last board: a look
         return panel
     offer = Rematch.objects.filter(game=game).select_related("offered_by__profile").first()
     people = [s for s in seats if s["user_id"] is not None]

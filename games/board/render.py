@@ -56,6 +56,7 @@ def viewer_context(
     request: HttpRequest,
     loaded: LoadedGame | None = None,
     presence: dict | None = None,
+    just_ended: bool = False,
 ) -> dict:
     """The whole context of the table's board for the person behind ``request``.
 
@@ -72,9 +73,14 @@ def viewer_context(
     for seat, state in zip(context["seats"], states, strict=True):
         seat["presence"] = state
     if context.get("result"):
+        # ``just_ended``: by the card this board answers, in the transaction just committed.
+        # Its rating and any rematch offer come later, each telling the table (a new board):
+        # there is nothing to read yet, and the game's last card waited on both reads.
         if game.is_rated:
-            _add_rating_changes(context["result"], game.pk)
-        context["rematch"] = rematch_panel(game, context["seats"], context["viewer_seat"])
+            _add_rating_changes(context["result"], None if just_ended else game.pk)
+        context["rematch"] = rematch_panel(
+            game, context["seats"], context["viewer_seat"], offered=not just_ended
+        )
     policy = policy_kept(game, request)
     invite = invite_of(request, game, policy)
     table_url = game.get_absolute_url()
@@ -121,9 +127,10 @@ def csrf_input_html(token: str) -> SafeString:
     return format_html('<input type="hidden" name="csrfmiddlewaretoken" value="{}">', token)
 
 
-def _add_rating_changes(result: dict, game_id: int) -> None:
-    """Put each player's rating change beside their result, once the game is rated."""
-    changes = asked(rating_changes_of, game_id=game_id)
+def _add_rating_changes(result: dict, game_id: int | None) -> None:
+    """Put each player's rating change beside their result, once the game is rated (None:
+    not yet, surely)."""
+    changes = {} if game_id is None else asked(rating_changes_of, game_id=game_id)
     result["rating_pending"] = not changes
     for row in result["standings"]:
         row["rating"] = changes.get(row["seat"])

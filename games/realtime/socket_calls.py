@@ -220,6 +220,8 @@ def play_and_render(
         )
         box["moves"] = result.played
         game = result.loaded.game
-        context = viewer_context(game, request, loaded=result.loaded, presence=presence)
+        context = viewer_context(
+            game, request, loaded=result.loaded, presence=presence, just_ended=game.is_over
+        )  # a card was played: a game over now ended with it
         html = render_board(context, request)
         return html, result.moves, game.status, shown_presence(context), notices
