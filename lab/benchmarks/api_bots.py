@@ -18,7 +18,6 @@ import asyncio
 import json
 import random
 import secrets
-import statistics
 import tempfile
 import time
 from collections import Counter
@@ -31,7 +30,7 @@ from accounts.models import Profile
 from botapi.tokens import token_create
 from games.engine.bots import LEVELS
 from lab.benchmarks.servers import DaphneServer, new_player, use_a_key_of_our_own
-from lab.benchmarks.table_figures import percentile
+from lab.benchmarks.table_figures import latency_figures
 from lab.benchmarks.tables import retire, run_tables
 
 LEVEL_OF_KEY = {level.key: level for level in LEVELS}
@@ -115,15 +114,7 @@ async def run_bot(base: str, token: str, opponents, think: float, deadline: floa
 
 
 def _ms(values: list[float]) -> dict:
-    ms = [v * 1000 for v in values]
-    return {
-        "p50": round(percentile(ms, 0.50), 1),
-        "p95": round(percentile(ms, 0.95), 1),
-        "p99": round(percentile(ms, 0.99), 1),
-        "max": round(max(ms), 1) if ms else None,
-        "mean": round(statistics.fmean(ms), 1) if ms else None,
-        "count": len(ms),
-    }
+    return {**latency_figures([v * 1000 for v in values], digits=1), "count": len(values)}
 
 
 def benchmark(*, bots: int, tables: int, think: float, seconds: float, opponents) -> dict:

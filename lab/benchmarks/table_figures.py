@@ -60,14 +60,14 @@ def query_figures(path: Path) -> dict:
     }
 
 
-def latency_figures(values: list[float]) -> dict:
-    """p50, p95, p99, max and mean of ``values`` (milliseconds)."""
+def latency_figures(values: list[float], digits: int = 2) -> dict:
+    """p50, p95, p99, max and mean of ``values`` (milliseconds), to ``digits`` places."""
     return {
-        "p50": round(percentile(values, 0.50), 2),
-        "p95": round(percentile(values, 0.95), 2),
-        "p99": round(percentile(values, 0.99), 2),
-        "max": round(max(values), 2) if values else None,
-        "mean": round(statistics.fmean(values), 2) if values else None,
+        "p50": round(percentile(values, 0.50), digits),
+        "p95": round(percentile(values, 0.95), digits),
+        "p99": round(percentile(values, 0.99), digits),
+        "max": round(max(values), digits) if values else None,
+        "mean": round(statistics.fmean(values), digits) if values else None,
     }
 
 
