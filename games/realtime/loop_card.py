@@ -49,7 +49,7 @@ async def play_on_loop(socket, card: str, data: dict) -> tuple | str | None:
     returns (board, move count, status, presence shown, notices), or None: the card goes
     to the database threads' path, nothing having been written; ``TO_THE_LOCK``: it goes
     there straight to the lock (the hand's or the game's end: the game's last card was
-    played three times, twice for nothing, with a transaction opened and rolled back)."""
+    played three times, with both bots' answers, twice for nothing)."""
     connections = loop_connections()
     if connections is None or not socket.seed:
         return None
