@@ -5,7 +5,7 @@ The card (and the bots' answers) is played on this process's copy of the game, i
 statement sent on the loop's own connection (``games/realtime/loop_db.py``), and the
 mover's board rendered while PostgreSQL runs the statement and flushes its commit. The board
 goes out only once the statement has returned: a card shown is a card kept. Anything this
-path cannot do (no copy, a new deal, the game's end, a row changed meanwhile, a database
+path cannot do (no copy, the game's end, a seat's change, a row changed meanwhile, a database
 error) leaves the card to the database threads' path, which decides it as before; nothing
 was written then, or, if the statement's fate is unknown (a connection lost mid-way), that
 path finds the card already played by its move count and sends the board.
@@ -48,8 +48,8 @@ async def play_on_loop(socket, card: str, data: dict) -> tuple | str | None:
     """Play ``card`` for ``socket``'s person on the loop; return what ``play_and_render``
     returns (board, move count, status, presence shown, notices), or None: the card goes
     to the database threads' path, nothing having been written; ``TO_THE_LOCK``: it goes
-    there straight to the lock (the hand's or the game's end: the game's last card was
-    played three times, with both bots' answers, twice for nothing)."""
+    there straight to the lock (the game's end: tried on a copy there too, the game's last
+    card was played three times, with both bots' answers, twice for nothing)."""
     connections = loop_connections()
     if connections is None or not socket.seed:
         return None
@@ -61,11 +61,8 @@ async def play_on_loop(socket, card: str, data: dict) -> tuple | str | None:
     moves = after if after is not None else socket.sent_moves
     user = socket.request.user
     change = partial(flow.person_card, user=user, card=chosen, after_moves=after)
-    needs_lock = partial(flow.ends_the_hand, user=user)
     try:
-        prepared = prepare_on_copy(
-            socket.game_id, socket.seed, moves, socket.channel_name, change, needs_lock
-        )
+        prepared = prepare_on_copy(socket.game_id, socket.seed, moves, socket.channel_name, change)
     except NeedsLock:
         return TO_THE_LOCK
     if prepared is None:

@@ -142,25 +142,11 @@ def play_card(
     )
     if seed:
         guess = shown_moves if after_moves is None else after_moves
-        last = partial(ends_the_hand, user=user)
-        result = play_unlocked(game_id, seed, guess, skip_channel, move, needs_lock=last)
+        result = play_unlocked(game_id, seed, guess, skip_channel, move)
         if result is not None:
             return result
     with locked_table(game_id, skip_channel) as table:
         return move(table)
-
-
-def ends_the_hand(loaded: LoadedGame, *, user) -> bool:
-    """Whether the person's card is their last of the hand and the hand ends with it (the
-    bots answering at once, or the card closing the trick): a new deal, or the game's end,
-    takes more than the unlocked path's one statement, and a card tried there first was
-    played twice (``NeedsLock``), at every hand's end."""
-    seat = loaded.seat_of(user)
-    if seat is None:
-        return False  # the locked path gives the refusal
-    state = loaded.state
-    closes = not settings.COINS_BOT_PAUSE or len(state.trick) == 2
-    return len(state.hands[seat.number]) == 1 and closes
 
 
 def person_card(

@@ -26,6 +26,7 @@ from games.table.move_sql import (
     GUARD,
     GUARDED,
     HAND_ID_NUMBER,
+    HAND_INSERT_GUARDED,
     HAND_INSERT_TOGETHER,
     HANDS_OF_GAME,
     OTHERS_PRESENT,
@@ -170,7 +171,7 @@ def prepared_cursor():
 
 
 class NeedsLock(Exception):
-    """A batch that cannot be written guarded (a new deal, a game's end, a seat's change):
+    """A batch that cannot be written guarded (a game's end, a seat's change):
     the move is made again under the game row's lock."""
 
 
@@ -197,8 +198,6 @@ def _write_together(rows: MoveRows, mover_channel: str = "", guard: tuple | None
 
     hands, seats_where, game_where = HANDS_OF_GAME, "", ""
     if guard is not None:  # every part below waits on the row's lock and its check
-        if rows.hands:
-            raise NeedsLock("a new deal")
         moves, updated_at = guard
         part("guard", GUARD, [game.pk, moves, moment(updated_at), Game.Status.IN_PROGRESS])
         hands, seats_where = f"{hands} AND {GUARDED}", f" AND {GUARDED}"
@@ -206,7 +205,12 @@ def _write_together(rows: MoveRows, mover_channel: str = "", guard: tuple | None
     if rows.hands:
         values = [v for hand in rows.hands for v in hand_insert(game, hand)[1]]
         rows_sql = ", ".join(["(%s, %s, %s, %s, %s)"] * len(rows.hands))
-        part("new_hands", f"{HAND_INSERT_TOGETHER} {rows_sql} RETURNING {HAND_ID_NUMBER}", values)
+        insert = (
+            f"{HAND_INSERT_TOGETHER} {rows_sql}"
+            if guard is None
+            else f"{HAND_INSERT_GUARDED} (VALUES {rows_sql}) AS v WHERE {GUARDED}"
+        )
+        part("new_hands", f"{insert} RETURNING {HAND_ID_NUMBER}", values)
         hands = f"SELECT id, number FROM new_hands UNION ALL {hands}"
     part("hands", hands, [game.pk])
     tricks = []

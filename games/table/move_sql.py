@@ -201,6 +201,9 @@ SEAT_KINDS = ("integer", "integer", "integer", "text")  # number, score, auto_in
 HAND_ID_NUMBER = f"{_column(Hand, 'id')} AS id, {_column(Hand, 'number')} AS number"
 HANDS_OF_GAME = f"SELECT {HAND_ID_NUMBER} FROM {HAND} WHERE {_column(Hand, 'game')} = %s"
 HAND_INSERT_TOGETHER = f"INSERT INTO {HAND} ({_columns(Hand, HAND_INSERT)}) VALUES"
+HAND_INSERT_GUARDED = (  # + "(VALUES ...) AS v WHERE " + the guard: nothing if it failed
+    f"INSERT INTO {HAND} ({_columns(Hand, HAND_INSERT)}) SELECT v.* FROM"
+)
 TRICK_HAND, TRICK_NUMBER = _column(Trick, "hand"), _column(Trick, "number")
 TRICK_INSERT_TOGETHER = (
     f"INSERT INTO {TRICK} ({_columns(Trick, TRICK_INSERT)})"

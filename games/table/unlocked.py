@@ -8,9 +8,10 @@ row where it still has the move count and ``updated_at`` the copy was cached wit
 change of seats or state saves the row, as the cache itself relies on), and every other
 part waits on that part: a row that changed meanwhile gets nothing written, and the card
 is played again under the lock. So does a card the copy refuses (the locked path gives the
-answer), and a batch that would need more than its one statement (a new deal, the game's
-end, a seat's change: ``NeedsLock``). PostgreSQL only; elsewhere, inside an outer
-transaction, or with ``COINS_UNLOCKED_MOVES`` off, every card takes the lock.
+answer), and a batch that would need more than its one statement (the game's end, a
+seat's change: ``NeedsLock``); a new deal's hand is one more part of it. PostgreSQL only;
+elsewhere, inside an outer transaction, or with ``COINS_UNLOCKED_MOVES`` off, every card
+takes the lock.
 
 A socket's card goes this way without a database thread: ``prepare_on_copy`` plays it on
 the copy and keeps the statement for the event loop to send (``games/realtime/loop_card.py``).
@@ -30,7 +31,7 @@ from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
 from games.engine import IllegalPlay
 from games.table.errors import GameError
 from games.table.lifecycle import Table
-from games.table.loading import LoadedGame, cached_game
+from games.table.loading import cached_game
 from games.table.move_rows import (
     NeedsLock,
     StaleTable,
@@ -53,18 +54,13 @@ def play_unlocked(
     moves: int | None,
     skip_channel: str,
     change: Callable[[Table], T],
-    needs_lock: Callable[[LoadedGame], bool] | None = None,
 ) -> T | None:
     """Run ``change`` on this process's copy of the game after ``moves`` plays and write
     it guarded; return what it returned, or None if the card must be played under the
-    lock instead (nothing was written then). ``needs_lock``: says from the copy, before
-    anything is played, that the change will need the lock (it would be played twice)."""
+    lock instead (nothing was written then)."""
     if not _possible():
         return None
-    try:
-        table = _table_on_copy(game_id, seed, moves, skip_channel, needs_lock)
-    except NeedsLock:
-        return None
+    table = _table_on_copy(game_id, seed, moves, skip_channel)
     if table is None:
         return None
     kept = {"written": False}
@@ -81,22 +77,14 @@ def play_unlocked(
         return None
 
 
-def _table_on_copy(
-    game_id: int,
-    seed: str,
-    moves: int | None,
-    skip_channel: str,
-    needs_lock: Callable[[LoadedGame], bool] | None,
-) -> Table | None:
+def _table_on_copy(game_id: int, seed: str, moves: int | None, skip_channel: str) -> Table | None:
     """A table on this process's copy of the game after ``moves`` plays, its write guarded;
-    None if there is no such copy; ``NeedsLock`` if ``needs_lock`` says the change will."""
+    None if there is no such copy."""
     if moves is None:
         return None
     loaded = cached_game(game_id, seed, moves)
     if loaded is None or not loaded.game.is_running:
         return None
-    if needs_lock is not None and needs_lock(loaded):
-        raise NeedsLock("the hand ends")
     game = loaded.game
     return Table(game, skip_channel, loaded=loaded, guard=(moves, game.updated_at))
 
@@ -129,18 +117,17 @@ def prepare_on_copy(
     moves: int | None,
     skip_channel: str,
     change: Callable[[Table], T],
-    needs_lock: Callable[[LoadedGame], bool] | None = None,
 ) -> Prepared[T] | None:
     """``play_unlocked`` up to its statement, for a caller on an event loop: ``change`` is
     run on the copy and nothing touches Django's connection (a statement would raise,
     Django refusing synchronous database work on an event loop, and the card would go to
     the locked path). The caller sends ``statement`` on a connection of its own, then
     calls ``written``. None: the card must take another path (nothing was sent);
-    ``NeedsLock``: that path is the lock's (a new deal, the game's end), and trying the
-    copy again there would play the card once more for nothing."""
+    ``NeedsLock``: that path is the lock's (the game's end), and trying the copy again
+    there would play the card once more for nothing."""
     if not (settings.COINS_UNLOCKED_MOVES and writes_together()):
         return None
-    table = _table_on_copy(game_id, seed, moves, skip_channel, needs_lock)
+    table = _table_on_copy(game_id, seed, moves, skip_channel)
     if table is None:
         return None
     try:

@@ -125,12 +125,14 @@ def finished(frame: str) -> bool:
     return 'id="game-result"' in frame
 
 
-async def at_my_turn(user, *, rated: bool = True, public: bool = True) -> tuple[Game, Client, str]:
+async def at_my_turn(
+    user, *, rated: bool = True, public: bool = True, target: int = 10
+) -> tuple[Game, Client, str]:
     """``user`` at a new table against two random bots, their socket open on their turn:
     the game, the socket and the board."""
     game = await db(services.game_create)(
         creator=user,
-        target=10,
+        target=target,
         seat_kinds=["me", "random", "random"],
         is_rated=rated,
         is_public=public,
