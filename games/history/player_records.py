@@ -9,6 +9,7 @@ seat before the first card), ``seats_settle`` when it ends, both under the game'
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 
 from django.db import connection
@@ -41,7 +42,8 @@ def seats_settle(game: Game, seats: list[Seat] | None = None) -> None:
     """Write each seat's outcome of ``game`` (over) and count it in its people's stats, once:
     three statements, each written once (``common.kept_rows``: built by the ORM, the three
     took more CPU than the rest of the game's last card; the caller may pass the game's
-    ``seats`` it holds already)."""
+    ``seats`` it holds already). A game won by a card on PostgreSQL is settled in its
+    card's one statement instead (``games.table.move_rows``, with ``settlement``)."""
     if game.started_at is None or not game.is_over:
         return
     finished = game.status == Game.Status.FINISHED
@@ -50,12 +52,35 @@ def seats_settle(game: Game, seats: list[Seat] | None = None) -> None:
         return  # settled already
     if seats is None:
         seats = list(Seat.objects.filter(game=game))
-    people = {seat.user_id: seat.number for seat in seats if seat.user_id is not None}
+    people, winning = _people(seats, winner)
     if not people:
         return
     rows_insert_ignoring([PlayerStats(user_id=user) for user in people])
-    winning = next((u for u, number in people.items() if number == winner), None)
-    _stats_counted(sorted(people), finished, winning)
+    _stats_counted(people, finished, winning)
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """What ``seats_settle`` writes for a game won by a card: each seat's outcome (by seat
+    number), the people at it, and the one of them who won (None: a bot won)."""
+
+    outcomes: list[str]
+    people: list[int]
+    winning: int | None
+
+
+def settlement(game: Game, seats: list[Seat]) -> Settlement:
+    """``seats_settle``'s rows for ``game``, just won by a card, as values to write."""
+    winner = game.winner_seat
+    people, winning = _people(seats, winner)
+    outcomes = [WON if number == winner else LOST for number in range(len(seats))]
+    return Settlement(outcomes, people, winning)
+
+
+def _people(seats: list[Seat], winner: int | None) -> tuple[list[int], int | None]:
+    """The people seated (each once, sorted) and the one in the ``winner`` seat, if any."""
+    people = {seat.user_id: seat.number for seat in seats if seat.user_id is not None}
+    return sorted(people), next((u for u, number in people.items() if number == winner), None)
 
 
 def _outcomes_written(game_id: int, winner: int | None, others: str) -> int:

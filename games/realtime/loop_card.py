@@ -5,10 +5,10 @@ The card (and the bots' answers) is played on this process's copy of the game, i
 statement sent on the loop's own connection (``games/realtime/loop_db.py``), and the
 mover's board rendered while PostgreSQL runs the statement and flushes its commit. The board
 goes out only once the statement has returned: a card shown is a card kept. Anything this
-path cannot do (no copy, the game's end, a seat's change, a row changed meanwhile, a database
-error) leaves the card to the database threads' path, which decides it as before; nothing
-was written then, or, if the statement's fate is unknown (a connection lost mid-way), that
-path finds the card already played by its move count and sends the board.
+path cannot do (no copy, a seat's change, a row changed meanwhile, a database error) leaves
+the card to the database threads' path, which decides it as before; nothing was written
+then, or, if the statement's fate is unknown (a connection lost mid-way), that path finds
+the card already played by its move count and sends the board.
 """
 
 from __future__ import annotations
@@ -48,8 +48,8 @@ async def play_on_loop(socket, card: str, data: dict) -> tuple | str | None:
     """Play ``card`` for ``socket``'s person on the loop; return what ``play_and_render``
     returns (board, move count, status, presence shown, notices), or None: the card goes
     to the database threads' path, nothing having been written; ``TO_THE_LOCK``: it goes
-    there straight to the lock (the game's end: tried on a copy there too, the game's last
-    card was played three times, with both bots' answers, twice for nothing)."""
+    there straight to the lock (a seat's change, say: tried on a copy there too, it would
+    be played once more, with both bots' answers, for nothing)."""
     connections = loop_connections()
     if connections is None or not socket.seed:
         return None
@@ -70,14 +70,7 @@ async def play_on_loop(socket, card: str, data: dict) -> tuple | str | None:
     sent = asyncio.ensure_future(_kept(connections, prepared))
     await asyncio.sleep(0)  # ``_kept`` writes the statement; the board is rendered meanwhile
     result = prepared.result
-    try:
-        context = viewer_context(
-            result.loaded.game, socket.request, loaded=result.loaded, presence=socket.presence
-        )
-        board = render_board(context, socket.request), shown_presence(context)
-    except Exception:
-        log.warning("Board of table %s not rendered on the loop", socket.game_id, exc_info=True)
-        board = None
+    board = _board_on_loop(socket, result.loaded)
     try:
         # shielded: a handler cancelled now (the server stopping) leaves the card's own
         # work done once it commits (the cache, the runner's alarm)
@@ -94,3 +87,24 @@ async def play_on_loop(socket, card: str, data: dict) -> tuple | str | None:
         )
         return html, moves, status, shown, notices
     return board[0], game.moves, game.status, board[1], notices
+
+
+def _board_on_loop(socket, loaded) -> tuple[str, tuple] | None:
+    """The mover's board and the presence it shows, rendered on the loop; None: it comes
+    from a database thread. So does a private table's result: how it is kept once over
+    (other apps' answers) is read from the database."""
+    game = loaded.game
+    if game.is_over and not game.is_public:
+        return None
+    try:
+        context = viewer_context(
+            game,
+            socket.request,
+            loaded=loaded,
+            presence=socket.presence,
+            just_ended=game.is_over,  # over now: ended by this card (as ``play_and_render``)
+        )
+        return render_board(context, socket.request), shown_presence(context)
+    except Exception:
+        log.warning("Board of table %s not rendered on the loop", socket.game_id, exc_info=True)
+        return None

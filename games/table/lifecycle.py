@@ -270,12 +270,11 @@ def commit(rows: MoveRows, skip_channel: str = "", guard: tuple | None = None) -
     """Write the batch with the table's new schedule (or its end); once committed, cache
     the game as it leaves it and tell the table's sockets. ``guard``: the batch of a game
     played on without the row's lock, refused (``NeedsLock``) where writing it would take
-    more than its one statement: a game's end, a seat's change, a slow clock's notice."""
+    more than its one statement: a seat's change, a slow clock's notice. A game won by the
+    batch is settled in it on PostgreSQL (``rows.settled``), else by ``seats_settle``."""
     loaded = rows.loaded
     game, state = loaded.game, loaded.state
-    if guard is not None and (
-        state.winner is not None or rows.seats_changed or (game.clock or 0) >= SLOW_CLOCK
-    ):
+    if guard is not None and (rows.seats_changed or (game.clock or 0) >= SLOW_CLOCK):
         raise NeedsLock("more than one statement")
     now = timezone.now()
     game.updated_at = now
@@ -286,7 +285,7 @@ def commit(rows: MoveRows, skip_channel: str = "", guard: tuple | None = None) -
         trick_just_won = not state.trick and state.last_trick is not None
         schedule(game, loaded.seats[state.to_play], now, trick_just_won, loaded.seats)
     rows.write(skip_channel, guard)
-    if game.is_over:
+    if game.is_over and not rows.settled:
         seats_settle(game, loaded.seats)
     transaction.on_commit(partial(remember, loaded))
     moves = game.moves if rows.plays else -1  # -1: a change that is not a card (a stand-in)

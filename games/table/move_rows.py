@@ -18,6 +18,7 @@ import psycopg
 from django.db import connection
 
 from games.engine import CARD_CODES, HandRecord, TrickRecord
+from games.history.player_records import settlement
 from games.models import Game
 from games.table.loading import LoadedGame
 from games.table.move_sql import (
@@ -33,7 +34,11 @@ from games.table.move_sql import (
     PLAY_KINDS,
     PLAYS_TOGETHER,
     SEAT_KINDS,
+    SEATS_SETTLED_TOGETHER,
     SEATS_TOGETHER,
+    SETTLED_KINDS,
+    STATS_COUNTED_GUARDED,
+    STATS_COUNTED_TOGETHER,
     TRICK_FINISH_TOGETHER,
     TRICK_INSERT_TOGETHER,
     TRICK_KINDS,
@@ -72,6 +77,7 @@ class MoveRows:
         # Whether a socket besides the mover's is at the table, as the write found it (None:
         # not asked, or not known on this database): see ``write``.
         self.others_present: bool | None = None
+        self.settled = False  # the game won by these moves settled in the write's statement
 
     def record(
         self,
@@ -187,7 +193,8 @@ def _write_together(rows: MoveRows, mover_channel: str = "", guard: tuple | None
     a lookup. Rows go in as one array per column (``unnest``): the statement's text
     depends only on which parts it has, so psycopg parses it once, not for every move.
     The statement returns the plays it wrote, checked against those noted: a play that
-    found no hand or trick fails the move instead of vanishing."""
+    found no hand or trick fails the move instead of vanishing. A game won by the batch is
+    settled in it too (``rows.settled``: each seat's outcome, its people's stats)."""
     game = rows.loaded.game
     parts: list[str] = []
     params: list = []
@@ -228,10 +235,21 @@ def _write_together(rows: MoveRows, mover_channel: str = "", guard: tuple | None
         part("tricks", " UNION ALL ".join(sql for sql, _ in tricks), [])
         params.extend(v for _, values in tricks for v in values)
         part("plays", PLAYS_TOGETHER, [game.pk, stamp(game), *by_column(rows.plays, PLAY_KINDS)])
-    seats = _seat_changes(rows)
+    seats, seats_sql, kinds = _seat_changes(rows), SEATS_TOGETHER, SEAT_KINDS
+    settle = None
+    if rows.loaded.state.winner is not None and game.started_at is not None:
+        # won by these moves: each seat's outcome and its people's stats, as seats_settle
+        settle = settlement(game, rows.loaded.seats)
+        empty = [None, None, None]
+        seats = {n: [*seats.get(n, empty), won] for n, won in enumerate(settle.outcomes)}
+        seats_sql, kinds = SEATS_SETTLED_TOGETHER, SETTLED_KINDS
     if seats:
         changed = [(number, *row) for number, row in sorted(seats.items())]
-        part("seats", SEATS_TOGETHER + seats_where, [*by_column(changed, SEAT_KINDS), game.pk])
+        part("seats", seats_sql + seats_where, [*by_column(changed, kinds), game.pk])
+    if settle is not None and settle.people:
+        stats = STATS_COUNTED_TOGETHER if guard is None else STATS_COUNTED_GUARDED
+        part("stats", stats, [settle.winning, settle.people, game.pk])
+    rows.settled = settle is not None
     update, values = game_update(game)
     written = "(SELECT count(*) FROM plays)" if rows.plays else "0"
     others, others_params = (

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.db import connection
 
 from games.engine import CARD_CODES, HandRecord, TrickRecord
-from games.models import Game, Hand, Play, Presence, Seat, Trick
+from games.models import Game, Hand, Play, PlayerStats, Presence, Seat, Trick
 
 # -- the statements -------------------------------------------------------------------------
 # Plain SQL, written for both PostgreSQL and SQLite: the ORM would spend more time building
@@ -37,6 +37,7 @@ TRICK_INSERT = ("hand", "number", "leader", "winner", "points")
 TRICK_FINISH = ("winner", "points")
 PLAY_INSERT = ("game", "hand", "trick", "sequence", "order", "seat", "card", "auto", "played_at")
 SEAT_UPDATE = ("auto_in_row", "stand_in")
+STATS_INSERT = ("user", "finished", "won", "abandoned")  # a won game's people, counted
 GAME_UPDATE = (
     "moves",
     "to_play",
@@ -242,13 +243,53 @@ OTHERS_PRESENT = (  # whether a socket besides the mover's has a presence row at
     f"EXISTS (SELECT 1 FROM {_table(Presence)} WHERE {_column(Presence, 'game')} = %s"
     f" AND {_column(Presence, 'channel')} <> %s)"
 )
-SEATS_TOGETHER = (
-    f"UPDATE {SEAT} SET "
-    + ", ".join(
-        f"{_column(Seat, field)} = COALESCE(v.{field}, {SEAT}.{_column(Seat, field)})"
-        for field in ("score", "auto_in_row", "stand_in")
+SEAT_FIELDS = ("score", "auto_in_row", "stand_in")  # COALESCE: NULL leaves the column
+
+
+def _seats_together(settled: bool) -> str:
+    """The seats' scores and absence counters (``settled``: and, the game just won, each
+    seat's outcome where it has none yet, as ``seats_settle`` writes it)."""
+    sets = [f"{_column(Seat, f)} = COALESCE(v.{f}, {SEAT}.{_column(Seat, f)})" for f in SEAT_FIELDS]
+    names = "number, " + ", ".join(SEAT_FIELDS)
+    if settled:
+        outcome = f"{SEAT}.{_column(Seat, 'outcome')}"
+        sets.append(
+            f"{_column(Seat, 'outcome')} = CASE WHEN {outcome} = '' THEN v.outcome"
+            f" ELSE {outcome} END"
+        )
+        names += ", outcome"
+    return (
+        f"UPDATE {SEAT} SET {', '.join(sets)}"
+        f" FROM {_unnest(*(SETTLED_KINDS if settled else SEAT_KINDS))} AS v({names})"
+        f" WHERE {SEAT}.{_column(Seat, 'game')} = %s"
+        f" AND {SEAT}.{_column(Seat, 'number')} = v.number"
     )
-    + f" FROM {_unnest(*SEAT_KINDS)}"
-    " AS v(number, score, auto_in_row, stand_in)"
-    f" WHERE {SEAT}.{_column(Seat, 'game')} = %s AND {SEAT}.{_column(Seat, 'number')} = v.number"
-)
+
+
+SETTLED_KINDS = (*SEAT_KINDS, "text")  # ..., outcome
+SEATS_TOGETHER = _seats_together(settled=False)
+SEATS_SETTLED_TOGETHER = _seats_together(settled=True)
+STATS, STATS_USER = _table(PlayerStats), _column(PlayerStats, "user")
+STATS_FINISHED, STATS_WON = _column(PlayerStats, "finished"), _column(PlayerStats, "won")
+
+
+def _stats_counted(guarded: bool) -> str:
+    """One more game finished for each person (an array), won by one of them (or none),
+    counted only where the game's seats had no outcome as the statement began."""
+    unsettled = (
+        f"EXISTS (SELECT 1 FROM {SEAT} WHERE {_column(Seat, 'game')} = %s"
+        f" AND {_column(Seat, 'outcome')} = '')"
+    )
+    return (
+        f"INSERT INTO {STATS} ({_columns(PlayerStats, STATS_INSERT)})"
+        " SELECT v.person, 1, CASE WHEN v.person = %s THEN 1 ELSE 0 END, 0"
+        f" FROM unnest(%s::bigint[]) AS v(person) WHERE {unsettled}"
+        + (f" AND {GUARDED}" if guarded else "")
+        + f" ON CONFLICT ({STATS_USER}) DO UPDATE SET"
+        f" {STATS_FINISHED} = {STATS}.{STATS_FINISHED} + 1,"
+        f" {STATS_WON} = {STATS}.{STATS_WON} + EXCLUDED.{STATS_WON}"
+    )
+
+
+STATS_COUNTED_TOGETHER = _stats_counted(guarded=False)
+STATS_COUNTED_GUARDED = _stats_counted(guarded=True)

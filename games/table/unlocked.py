@@ -8,10 +8,10 @@ row where it still has the move count and ``updated_at`` the copy was cached wit
 change of seats or state saves the row, as the cache itself relies on), and every other
 part waits on that part: a row that changed meanwhile gets nothing written, and the card
 is played again under the lock. So does a card the copy refuses (the locked path gives the
-answer), and a batch that would need more than its one statement (the game's end, a
-seat's change: ``NeedsLock``); a new deal's hand is one more part of it. PostgreSQL only;
-elsewhere, inside an outer transaction, or with ``COINS_UNLOCKED_MOVES`` off, every card
-takes the lock.
+answer), and a batch that would need more than its one statement (a seat's change, a slow
+clock's notice: ``NeedsLock``); a new deal's hand and a won game's outcomes are parts of it.
+PostgreSQL only; elsewhere, inside an outer transaction, or with ``COINS_UNLOCKED_MOVES``
+off, every card takes the lock.
 
 A socket's card goes this way without a database thread: ``prepare_on_copy`` plays it on
 the copy and keeps the statement for the event loop to send (``games/realtime/loop_card.py``).
@@ -123,8 +123,8 @@ def prepare_on_copy(
     Django refusing synchronous database work on an event loop, and the card would go to
     the locked path). The caller sends ``statement`` on a connection of its own, then
     calls ``written``. None: the card must take another path (nothing was sent);
-    ``NeedsLock``: that path is the lock's (the game's end), and trying the copy again
-    there would play the card once more for nothing."""
+    ``NeedsLock``: that path is the lock's (a seat's change, say), and trying the copy
+    again there would play the card once more for nothing."""
     if not (settings.COINS_UNLOCKED_MOVES and writes_together()):
         return None
     table = _table_on_copy(game_id, seed, moves, skip_channel)

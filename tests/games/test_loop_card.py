@@ -14,6 +14,7 @@ from psycopg.pq import TransactionStatus
 
 from games.models import Game, Hand, Play
 from games.realtime import consumers, loop_card, loop_db
+from games.table import state_cache
 from tests.games.helpers import assert_no_hidden_cards, board_moves, can_play, hand_cards
 from tests.games.sockets import Client, at_my_turn, db, scan_frames
 
@@ -202,6 +203,28 @@ async def test_a_private_tables_boards_are_rendered_on_the_loop_too(alice, threa
     await client.close()
 
 
+async def test_a_private_tables_result_comes_from_a_thread_its_card_from_the_loop(
+    alice, thread_cards, caplog, monkeypatch
+):
+    """A private table's result asks other apps how the table is kept once it is over (a
+    duplicate opens its best results then), which reads the database: the last card goes
+    in the loop's statement, and its board alone is rendered in a database thread."""
+    rendered: list[int] = []
+    real = loop_card.render_for
+
+    def render_for(game_id, *args):
+        rendered.append(game_id)
+        return real(game_id, *args)
+
+    monkeypatch.setattr(loop_card, "render_for", render_for)
+    game, client, _board = await at_my_turn(alice, public=False)
+    final, _played = await client.play_to_the_end()
+    await client.close()
+    assert "game-result" in final and thread_cards == []
+    assert rendered == [game.pk]
+    assert "not rendered on the loop" not in caplog.text
+
+
 async def test_a_connection_postgresql_dropped_is_replaced_before_the_next_card(
     alice, thread_cards, loop_statements
 ):
@@ -257,35 +280,65 @@ async def test_with_every_loop_connection_busy_a_card_goes_to_a_thread(
     await client.close()
 
 
-async def test_a_card_that_needs_the_lock_is_tried_on_no_second_copy(alice, monkeypatch):
-    """Only the game's last card goes to the lock (a hand's last deals the next in the one
-    statement). The loop finds that out on its copy, and the threads' path then takes the
-    lock at once: before, it played the card (and the bots' answers) on a copy again for
-    nothing, so the game's last card was played three times."""
+async def test_every_card_of_a_game_is_played_once_on_the_loop_to_its_end(
+    alice, monkeypatch, thread_cards, caplog
+):
+    """New deals and the game's last card go in the one statement too: each card is played
+    once, on the copy, and the last board (the result, the ratings on their way) is
+    rendered on the loop, with no database thread."""
     from games.table import flow
 
     tries: dict[int, list[str]] = {}  # the game's move count -> each try of the card
-    real_card, real_unlocked = flow.person_card, flow.play_unlocked
+    real_card = flow.person_card
 
     def person_card(table, **kwargs):
-        where = "lock" if table.guard is None else "copy"
-        tries.setdefault(table.game.moves, []).append(where)
+        tries.setdefault(table.game.moves, []).append("lock" if table.guard is None else "copy")
         return real_card(table, **kwargs)
 
-    def play_unlocked(*args, **kwargs):
-        tries.setdefault(args[2], []).append("threads")  # the move count it was given
-        return real_unlocked(*args, **kwargs)
-
     monkeypatch.setattr(flow, "person_card", person_card)
-    monkeypatch.setattr(flow, "play_unlocked", play_unlocked)
     game, client, _board = await at_my_turn(alice, target=20)  # reached in a later hand
     final, played = await client.play_to_the_end()
     await client.close()
-    assert "game-result" in final and played == len(tries) > 10
+    assert "game-result" in final and "data-rating-pending" in final
+    assert played == len(tries) > 10 and thread_cards == []
+    assert all(where == ["copy"] for where in tries.values()), tries
     assert await db(lambda: Hand.objects.filter(game=game).count())() > 1
-    last = max(tries)
-    assert tries[last] == ["copy", "lock"]  # the lock, once the copy said so
-    locked = [moves for moves, where in tries.items() if "lock" in where]
-    assert locked == [last], tries  # every hand's last card went in the one statement
-    ordinary = [where for moves, where in tries.items() if moves not in locked]
-    assert all(where == ["copy"] for where in ordinary), tries
+    assert "not rendered on the loop" not in caplog.text
+    outcomes = await db(lambda: sorted(game.seats.values_list("outcome", flat=True)))()
+    assert outcomes == ["lost", "lost", "won"]
+
+
+async def test_a_card_that_needs_the_lock_is_tried_on_no_second_copy(alice, monkeypatch):
+    """A card back from absence (its seat's counter of cards played for it goes to 0) takes
+    the lock. The loop finds that out on its copy, and the threads' path then takes the
+    lock at once: it does not play the card (and the bots' answers) on a copy again."""
+    from games.table import flow
+
+    tries: list[str] = []
+    real_card, real_unlocked = flow.person_card, flow.play_unlocked
+
+    def person_card(table, **kwargs):
+        tries.append("lock" if table.guard is None else "copy")
+        return real_card(table, **kwargs)
+
+    def play_unlocked(*args, **kwargs):
+        tries.append("threads")
+        return real_unlocked(*args, **kwargs)
+
+    game, client, board = await at_my_turn(alice)
+
+    def played_for_while_away():  # in the row and in this process's copy (the row's twin)
+        game.seats.filter(number=0).update(auto_in_row=1)
+        key = (game.pk, game.seed)
+        copy = state_cache.get(key, board_moves(board))
+        copy.seats[0].auto_in_row = 1
+        state_cache.put(key, copy)
+
+    await db(played_for_while_away)()
+    monkeypatch.setattr(flow, "person_card", person_card)
+    monkeypatch.setattr(flow, "play_unlocked", play_unlocked)
+    card, after = await play_first_card(client, board)
+    await client.close()
+    assert tries == ["copy", "lock"]
+    await played_once(game, card, after)
+    assert await db(lambda: game.seats.get(number=0).auto_in_row)() == 0

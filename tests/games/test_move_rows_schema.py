@@ -7,7 +7,7 @@ from django.test.utils import CaptureQueriesContext
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.models import Game, Hand, Play, Seat, Trick
+from games.models import Game, Hand, Play, PlayerStats, Seat, Trick
 from games.table import move_rows, move_sql
 from games.table import seats as services
 from games.table.flow import play_and_record
@@ -20,10 +20,11 @@ INSERTS = {
     Hand: move_sql.HAND_INSERT,
     Trick: move_sql.TRICK_INSERT,
     Play: move_sql.PLAY_INSERT,
+    PlayerStats: move_sql.STATS_INSERT,
 }
 WRITTEN = {
     **INSERTS,
-    Seat: (*move_sql.SEAT_UPDATE, "score", "number", "game"),
+    Seat: (*move_sql.SEAT_UPDATE, "score", "number", "game", "outcome"),
     Game: move_sql.GAME_UPDATE,
 }
 

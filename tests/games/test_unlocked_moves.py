@@ -10,11 +10,12 @@ import threading
 
 import pytest
 from django.db import connection, connections
+from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games.engine import CARD_CODES
-from games.models import Game, Hand, Play, Presence, Seat
+from games.models import Game, Hand, Play, PlayerStats, Presence, Seat
 from games.realtime.push import notices_kept
 from games.table import flow, state_cache
 from games.table import seats as services
@@ -92,10 +93,11 @@ def test_a_card_on_a_cached_game_is_one_statement_and_the_bots_answer(alice, com
 
 
 def test_whole_games_written_in_one_statement_agree_with_the_engine(alice):
-    """Each game's last card goes under the lock; every other card, new deals included, in
-    one statement. The rows end exactly as the engine says: hands, tricks, scores, winner."""
-    one_statement = locked = 0
-    for _ in range(2):
+    """Every card in one statement, new deals and the game's last card included. The rows
+    end exactly as the engine says (hands, tricks, scores, winner), and the won game is
+    settled as ``seats_settle`` settles it: each seat's outcome, the person's stats."""
+    one_statement = locked = wins = 0
+    for round_ in range(2):
         game = a_game(alice, target=20)
         while (row := Game.objects.get(pk=game.pk)).status == Game.Status.IN_PROGRESS:
             state = game_load(row).state
@@ -114,7 +116,14 @@ def test_whole_games_written_in_one_statement_agree_with_the_engine(alice):
         assert Game.objects.get(pk=game.pk).winner_seat == final.winner is not None
         decks = Hand.objects.filter(game=game).order_by("number").values_list("deck", flat=True)
         assert len(dealt) > 1 and list(decks) == dealt
-    assert locked == 2 and one_statement > 20, (one_statement, locked)  # each game's last
+        outcomes = Seat.objects.filter(game=game).order_by("number").values_list("outcome")
+        assert [o for (o,) in outcomes] == [
+            "won" if number == final.winner else "lost" for number in range(3)
+        ]
+        wins += final.winner == 0  # alice sits in seat 0
+        stats = PlayerStats.objects.get(user=alice)
+        assert (stats.finished, stats.won, stats.abandoned) == (round_ + 1, wins, 0)
+    assert locked == 0 and one_statement > 40, (one_statement, locked)
 
 
 def test_a_copy_older_than_the_row_writes_nothing_and_the_lock_decides(alice):
@@ -271,8 +280,8 @@ async def test_a_socket_s_cards_go_in_one_statement_through_a_whole_game(alice, 
     _, played = await client.play_to_the_end()
     await client.close()
     assert played == len(outcomes) > 10
-    assert sum(outcomes) > 0.7 * played, outcomes  # the last card: locked
-    assert outcomes[-1] is False
+    assert sum(outcomes) > 0.7 * played, outcomes
+    assert outcomes[-1] is True  # the game's last card too
     state_cache.clear()  # the rows alone, replayed through the engine
     final = await db(lambda: game_load(Game.objects.get(pk=game.pk)))()
     assert final.game.status == Game.Status.FINISHED
@@ -322,3 +331,37 @@ def test_a_stale_copy_at_the_hands_end_deals_nothing_and_the_lock_deals_once(ali
     assert sent[0].startswith(GUARDED) and len(sent) > 1  # tried, then played under the lock
     assert Hand.objects.filter(game=game).count() == hands + 1
     assert result.moves == fresh.moves + result.played == Play.objects.filter(game=game).count()
+
+
+def _stale_before_each_card_to_the_end(game: Game, user) -> None:
+    """Play ``user``'s cards to the game's end, each on a copy older than the row (a
+    profile change saved meanwhile): each goes to the lock after its guarded try."""
+    while (row := Game.objects.get(pk=game.pk)).status == Game.Status.IN_PROGRESS:
+        state = game_load(row).state
+        Game.objects.filter(pk=game.pk).update(updated_at=timezone.now())
+        with CaptureQueriesContext(connection) as queries:
+            play(game, user, CARD_CODES[state.legal_cards(0)[0]], after_moves=row.moves)
+        sent = statements(queries)
+        assert sent[0].startswith(GUARDED) and len(sent) > 1
+
+
+def test_a_stale_copy_of_the_last_card_settles_nothing_and_the_lock_settles_once(alice):
+    """The won game's outcomes and stats wait on the guard like every other part."""
+    game = a_game(alice)
+    _stale_before_each_card_to_the_end(game, alice)
+    stats = PlayerStats.objects.get(user=alice)
+    assert (stats.finished, stats.abandoned) == (1, 0)
+    assert set(Seat.objects.filter(game=game).values_list("outcome", flat=True)) <= {"won", "lost"}
+
+
+def test_seats_settled_already_are_not_counted_again(alice):
+    """As ``seats_settle``: a game's people are counted once, where its seats had no
+    outcome yet as the statement began (the lock's path, which writes no guard)."""
+    game = a_game(alice)
+    Seat.objects.filter(game=game).update(outcome="lost")  # as if settled (no row change)
+    with override_settings(COINS_UNLOCKED_MOVES=False):
+        while (row := Game.objects.get(pk=game.pk)).status == Game.Status.IN_PROGRESS:
+            state = game_load(row).state
+            play(game, alice, CARD_CODES[state.legal_cards(0)[0]], after_moves=row.moves)
+    assert not PlayerStats.objects.filter(user=alice, finished__gt=0).exists()
+    assert set(Seat.objects.filter(game=game).values_list("outcome", flat=True)) == {"lost"}
