@@ -8,6 +8,7 @@ one moves by a few percent, so it tells whether a change to the move's path paid
 
 from __future__ import annotations
 
+import re
 import secrets
 import statistics
 import time
@@ -58,6 +59,7 @@ def measure(moves: int, bot: str = QUICK_PLAY_BOT, target: int = 10) -> dict:
     scope, presence = _socket_scope(user), {"users": [user.pk], "anonymous": 0}
     times: list[float] = []
     walls: list[float] = []  # the same calls' wall time: the database's round trips show here
+    by_kind: dict[str, list[float]] = {kind: [] for kind in KINDS}
     games = 0
     while len(times) < moves:
         game = services.game_quick_play(user=user, bot=bot, target=target)
@@ -71,12 +73,14 @@ def measure(moves: int, bot: str = QUICK_PLAY_BOT, target: int = 10) -> dict:
                 continue
             card = CARD.findall(HAND.search(board).group(0))[0]
             shown = int(BOARD_MOVES.search(board).group(1))  # the socket's last board
+            hand = _hand_number(board)
             started, wall = time.thread_time(), time.perf_counter()
             board = play_and_render(
                 game.pk, request, card, "bench", presence, {}, game.seed, shown
             )[0]
             times.append(time.thread_time() - started)
             walls.append(time.perf_counter() - wall)
+            by_kind[_kind(board, hand)].append(times[-1])
     Game.objects.filter(seats__user=user, status=Game.Status.IN_PROGRESS).update(
         status=Game.Status.ABANDONED, due_at=None
     )  # the last game, cut short: no runner may serve it later
@@ -93,4 +97,25 @@ def measure(moves: int, bot: str = QUICK_PLAY_BOT, target: int = 10) -> dict:
         "cpu_ms_p90": round(1000 * times[int(len(times) * 0.9)], 3),
         "wall_ms_p50": round(1000 * walls[len(walls) // 2], 3),
         "wall_ms_p90": round(1000 * walls[int(len(walls) * 0.9)], 3),
+        # the rarer cards apart: a hand's last deals the next, a game's last settles it
+        "cpu_ms_mean_by_kind": {
+            kind: round(1000 * statistics.fmean(spent), 3) if spent else None
+            for kind, spent in by_kind.items()
+        },
+        "cards_by_kind": {kind: len(spent) for kind, spent in by_kind.items()},
     }
+
+
+KINDS = ("game_end", "hand_end", "other")
+HAND_NUMBER = re.compile(r'id="board"[^>]*data-hand="(\d+)"')
+
+
+def _hand_number(board: str) -> int:
+    return int(HAND_NUMBER.search(board).group(1))
+
+
+def _kind(board: str, hand_before: int) -> str:
+    """Which of ``KINDS`` the card whose board this is was."""
+    if 'id="game-result"' in board:
+        return "game_end"
+    return "hand_end" if _hand_number(board) != hand_before else "other"

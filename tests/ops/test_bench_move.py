@@ -18,6 +18,9 @@ def test_bench_move_times_each_card_and_leaves_no_game_running():
     assert figures["moves"] == 40 and figures["games"] >= 1
     assert 0 < figures["cpu_ms_p50"] <= figures["cpu_ms_p90"]
     assert figures["cpu_ms_mean"] > 0
+    counts = figures["cards_by_kind"]
+    assert sum(counts.values()) == 40 and counts["other"] > 0
+    assert figures["cpu_ms_mean_by_kind"]["other"] > 0
     played = Game.objects.filter(seats__user__username__startswith="bench-move-").distinct()
     assert played.exists()
     assert not played.filter(status__in=[Game.Status.IN_PROGRESS, Game.Status.WAITING]).exists()
