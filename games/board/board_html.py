@@ -1,8 +1,8 @@
 """The parts of the board drawn on every move, built in Python from the board's context:
 its opening tag and header, the play area (the last hand's summary, the felt, the status,
 the hint button), the viewer's hand and the resign form. The template engine spent more
-time walking the board's tags than building its text; the rare parts (a table waiting for
-players, a finished game's result) stay in ``templates/games/table.html``.
+time walking the board's tags than building its text; only a table waiting for players stays
+in ``templates/games/table.html`` (a finished game's result: ``result_html``).
 
 ``tests/games/test_board_html.py`` checks the whole board against the template it replaced
 (``tests/games/board_reference.html``) along whole games, for players and watchers, in every
@@ -13,20 +13,26 @@ from __future__ import annotations
 
 from common.urls import reverse_kept
 from games.board.felt import escape, felt_html, kept_piece
+from games.board.result_html import result_html
 from games.board.words import get_language, gettext, in_board_language, ngettext, pgettext
 from games.templatetags.cards import hand_buttons
 
 
 @in_board_language
-def dealt_board(context) -> str:
-    """The whole board of a dealt game still without a result (nearly every board a socket
-    is sent) straight from its parts: the template engine only walked the tags around them,
-    and with a request it ran every context processor for each board. The same parts, in
-    the same order and with the same whitespace between them as the template's ``board``
-    partial: a pushed board is the loaded page's, byte for byte."""
+def dealt_board(context, signed_in: bool) -> str:
+    """The whole board of a dealt game (every board a socket is sent but a waiting table's)
+    straight from its parts: the template engine only walked the tags around them, and with
+    a request it ran every context processor for each board. The same parts, in the same
+    order and with the same whitespace between them as the template's ``board`` partial: a
+    pushed board is the loaded page's, byte for byte. ``signed_in``: whether the viewer may
+    start another game from a result."""
     played = felt_html(context["seats"], context["trick"], context.get("last_trick"))
     top, play, hand = board_top(context), board_play(context, played), board_hand(context)
-    return f"{top}\n    \n      {play}\n      \n      {hand}\n    \n    {board_bottom(context)}\n  "
+    result = ""
+    if context.get("result"):
+        result = f"\n        {result_html(context, signed_in)}\n      "
+    bottom = board_bottom(context)
+    return f"{top}\n    \n      {play}\n      {result}\n      {hand}\n    \n    {bottom}\n  "
 
 
 def board_top(context) -> str:

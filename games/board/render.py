@@ -170,11 +170,11 @@ def socket_request(scope: dict, game_id: int) -> HttpRequest:
 
 
 def render_board(context: dict, request: HttpRequest) -> str:
-    """The board partial for one viewer. A dealt game without a result is built by its
-    Python parts alone (``dealt_board``); a waiting table and a result go through the
-    template, with the viewer's request (context processors included)."""
-    if context["game"].was_dealt and not context.get("result"):
-        return dealt_board(context)
+    """The board partial for one viewer. A dealt game is built by its Python parts alone
+    (``dealt_board``); a waiting table goes through the template, with the viewer's request
+    (context processors included)."""
+    if context["game"].was_dealt:
+        return dealt_board(context, request.user.is_authenticated)
     return render_to_string("games/table.html#board", context, request=request)
 
 

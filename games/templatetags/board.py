@@ -6,6 +6,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from games.board import board_html
 from games.board.felt import felt_html
+from games.board.result_html import result_html
 
 register = template.Library()
 
@@ -35,3 +36,11 @@ def board_hand(context) -> SafeString:
 @register.simple_tag(takes_context=True)
 def board_bottom(context) -> SafeString:
     return mark_safe(board_html.board_bottom(context))
+
+
+@register.simple_tag(takes_context=True)
+def board_result(context) -> SafeString:
+    """A finished game's result panel (the page's; a socket's board is built whole)."""
+    user = context.get("user")
+    signed_in = bool(user and user.is_authenticated)
+    return mark_safe(result_html(context, signed_in))

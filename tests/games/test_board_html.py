@@ -15,14 +15,16 @@ import pytest
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.template import engines
-from django.utils import translation
+from django.utils import timezone, translation
 
 from games.board.render import render_board, viewer_context
 from games.engine import CARD_CODES
-from games.models import Game, Seat
+from games.models import Game, Rematch, Seat
 from games.table import flow, state_cache
 from games.table import seats as services
 from games.table.loading import game_load
+from games.table.rematch import rematch_accept, rematch_decline
+from ratings.queue import queued_rate
 
 from .helpers import serve_due
 from .test_kept_pieces import request_for
@@ -99,3 +101,52 @@ def test_an_abandoned_game_s_board_is_the_template_s(make_user):
     flow.resign(game_id=game.pk, user=ann)
     game.refresh_from_db()
     assert compare(game, [request_for(game, ann), request_for(game, AnonymousUser())]) > 0
+
+
+def test_the_result_in_every_rematch_state_is_the_template_s(make_user):
+    ann, bob, carol = make_user("ann<&\"'>"), make_user("bob"), make_user("carol")
+    game = services.game_create(
+        creator=ann, target=10, seat_kinds=["me", "open", "careful"], is_rated=False
+    )
+    services.seat_join(game_id=game.pk, user=bob)
+    serve_due(game.pk)
+    flow.resign(game_id=game.pk, user=bob)
+    game.refresh_from_db()
+    viewers = [request_for(game, user) for user in (ann, bob, carol, AnonymousUser())]
+    states = []
+
+    def compared_in(state: str) -> int:
+        html = spaced(render_board(viewer_context(game, viewers[0]), viewers[0]))
+        states.append(re.search(r'data-rematch="(\w+)"', html).group(1))
+        assert states[-1] == state
+        return compare(game, viewers)
+
+    compared = compared_in("none")
+    rematch_accept(game_id=game.pk, user=ann)
+    compared += compared_in("open")  # ann waits for bob; bob may accept or decline
+    rematch_decline(game_id=game.pk, user=bob)
+    compared += compared_in("declined")
+    rematch_accept(game_id=game.pk, user=bob)
+    Rematch.objects.update(expires_at=timezone.now() - timedelta(seconds=1))
+    compared += compared_in("expired")
+    rematch_accept(game_id=game.pk, user=bob)
+    rematch_accept(game_id=game.pk, user=ann)
+    compared += compared_in("started")
+    assert compared == 5 * 4 * len(settings.LANGUAGES)
+
+
+def test_a_won_game_s_result_shows_its_ratings_as_the_template_did(make_user):
+    ann = make_user("ann")
+    game = services.game_create(creator=ann, target=10, seat_kinds=["me", "careful", "careful"])
+    play_out(game, ann, [request_for(game, ann)])
+    game.refresh_from_db()
+    request = request_for(game, ann)
+    just_ended = render_board(viewer_context(game, request, just_ended=True), request)
+    assert "data-rating-pending" in just_ended and 'class="rating-change"' not in just_ended
+    assert queued_rate() == 1  # as the ratings lane would
+    html = render_board(viewer_context(game, request), request)
+    assert html.count('class="rating-change"') == 3 and "data-your-place" in html
+    assert 'class="winner-name"' in html and "data-rating-pending" not in html
+    assert compare(game, [request, request_for(game, AnonymousUser())]) == 2 * len(
+        settings.LANGUAGES
+    )
