@@ -111,8 +111,11 @@ def sent_together(starts: list[float], within: float = TOGETHER_SECONDS) -> floa
     return round(close / len(ordered), 3)
 
 
-def p50_by_window(latencies: list[float], taken_at: list[float], window=WINDOW_SECONDS) -> list:
-    """The p50 of ``latencies`` (ms) in each ``window`` seconds since the first was taken."""
+def percentile_by_window(
+    latencies: list[float], taken_at: list[float], fraction: float = 0.5, window=WINDOW_SECONDS
+) -> list:
+    """The ``fraction`` percentile of ``latencies`` (ms) in each ``window`` seconds since the
+    first was taken: when a run's median wandered, and which moments made its p99."""
     if not taken_at:
         return []
     first = min(taken_at)
@@ -120,6 +123,22 @@ def p50_by_window(latencies: list[float], taken_at: list[float], window=WINDOW_S
     for latency, at in zip(latencies, taken_at, strict=True):
         windows.setdefault(int((at - first) // window), []).append(latency)
     return [
-        round(percentile(windows[n], 0.5), 2) if n in windows else None  # a window of none
+        round(percentile(windows[n], fraction), 2) if n in windows else None  # a window of none
         for n in range(max(windows) + 1)
     ]
+
+
+def latency_by_kind(latencies: list[float], kinds: list[str]) -> dict:
+    """The cards' count, p50 and p99 (ms) by kind of card (a game's last, a hand's last,
+    any other): a run's p99 is mostly its games' last cards."""
+    by_kind: dict[str, list[float]] = {}
+    for latency, kind in zip(latencies, kinds, strict=True):
+        by_kind.setdefault(kind, []).append(latency)
+    return {
+        kind: {
+            "cards": len(values),
+            "p50": round(percentile(values, 0.5), 2),
+            "p99": round(percentile(values, 0.99), 2),
+        }
+        for kind, values in sorted(by_kind.items())
+    }

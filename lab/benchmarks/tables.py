@@ -24,8 +24,9 @@ from games.table import seats as services
 from games.table.options import QUICK_PLAY_BOT
 from lab.benchmarks.servers import DaphneServer, new_player, use_a_key_of_our_own
 from lab.benchmarks.table_figures import (
+    latency_by_kind,
     latency_figures,
-    p50_by_window,
+    percentile_by_window,
     query_figures,
     sent_together,
     spread,
@@ -33,6 +34,7 @@ from lab.benchmarks.table_figures import (
 )
 
 BOARD_MOVES = re.compile(r'id="board"[^>]*data-moves="(\d+)"')
+BOARD_HAND = re.compile(r'id="board"[^>]*data-hand="(\d+)"')
 HAND = re.compile(r'<section id="hand".*?</section>', re.S)
 CARD = re.compile(r'data-card="([^"]+)"')
 STALL_SECONDS = 15  # a table that hears nothing for this long has lost an update
@@ -42,6 +44,7 @@ STALL_SECONDS = 15  # a table that hears nothing for this long has lost an updat
 class Tally:
     latencies: list[float] = field(default_factory=list)  # seconds
     latency_at: list[float] = field(default_factory=list)  # when each was taken (monotonic)
+    latency_kind: list[str] = field(default_factory=list)  # the card's: see ``card_kind``
     turn_waits: list[float] = field(default_factory=list)  # card sent -> our turn again
     turn_wait_at: list[float] = field(default_factory=list)
     human_moves: int = 0
@@ -161,8 +164,20 @@ async def play_game(ws, think: float, deadline: float, tally: Tally) -> bool:
         if reply is not None and tally.measuring:
             tally.latencies.append(time.perf_counter() - started)
             tally.latency_at.append(time.monotonic())
+            tally.latency_kind.append(card_kind(frame, reply))
             tally.human_moves += 1
         frame, moves = reply, reply_moves
+
+
+def card_kind(before: str, after: str) -> str:
+    """What a person's card was, by the boards before and after it (with both bots'
+    answers): a game's last, a hand's last (the board shows a new hand) or any other."""
+    if 'id="game-result"' in after:
+        return "game_end"
+    hands = BOARD_HAND.search(before, 0, 600), BOARD_HAND.search(after, 0, 600)
+    if None not in hands and hands[0].group(1) != hands[1].group(1):
+        return "hand_end"
+    return "other"
 
 
 async def run_tables(
@@ -313,7 +328,9 @@ def benchmark(
         "human_moves_per_second": round(tally.human_moves / elapsed, 1),
         "moves_per_second": round(all_moves / elapsed, 1),
         "latency_ms": latency_figures(lat),
-        "latency_p50_ms_by_10s": p50_by_window(lat, tally.latency_at),
+        "latency_p50_ms_by_10s": percentile_by_window(lat, tally.latency_at),
+        "latency_p99_ms_by_10s": percentile_by_window(lat, tally.latency_at, 0.99),
+        "latency_ms_by_kind": latency_by_kind(lat, tally.latency_kind),
         "cards_sent_together": sent_together(
             [at - latency for latency, at in zip(tally.latencies, tally.latency_at, strict=True)]
         ),

@@ -1,5 +1,5 @@
-"""The table benchmark's figures of bunching: what explains a run's p50 rising at the same
-CPU (docs/benchmarks.md)."""
+"""The table benchmark's figures of bunching (what explains a run's p50 rising at the same
+CPU), of the moments and the kinds of card that make a run's p99 (docs/benchmarks.md)."""
 
 import random
 import subprocess
@@ -7,8 +7,8 @@ import subprocess
 from django.conf import settings
 
 from lab.benchmarks.baseline import bench_command
-from lab.benchmarks.table_figures import p50_by_window, sent_together
-from lab.benchmarks.tables import thinking_time
+from lab.benchmarks.table_figures import latency_by_kind, percentile_by_window, sent_together
+from lab.benchmarks.tables import card_kind, thinking_time
 
 
 def test_cards_spread_at_random_are_rarely_sent_together():
@@ -24,11 +24,30 @@ def test_cards_in_bunches_are_counted_after_the_first_of_each():
     assert sent_together([1.0]) is None
 
 
-def test_p50_by_window_counts_windows_from_the_first_latency():
+def test_percentile_by_window_counts_windows_from_the_first_latency():
     taken_at = [100.0, 101.0, 105.0, 112.0, 131.0]
     latencies = [4.0, 6.0, 5.0, 9.0, 3.0]
-    assert p50_by_window(latencies, taken_at) == [5.0, 9.0, None, 3.0]
-    assert p50_by_window([], []) == []
+    assert percentile_by_window(latencies, taken_at) == [5.0, 9.0, None, 3.0]
+    assert percentile_by_window(latencies, taken_at, 1.0) == [6.0, 9.0, None, 3.0]
+    assert percentile_by_window([], []) == []
+
+
+def board(hand: int, result: bool = False) -> str:
+    closing = '<section id="game-result" class="game-result">' if result else ""
+    return f'<div id="board" class="board" data-moves="40" data-hand="{hand}">{closing}</div>'
+
+
+def test_a_card_is_known_by_the_boards_around_it():
+    assert card_kind(board(2), board(2)) == "other"
+    assert card_kind(board(2), board(3)) == "hand_end"
+    assert card_kind(board(3), board(3, result=True)) == "game_end"
+    kinds = ["other", "game_end", "other", "other", "hand_end"]
+    figures = latency_by_kind([4.0, 30.0, 6.0, 5.0, 9.0], kinds)
+    assert figures == {
+        "game_end": {"cards": 1, "p50": 30.0, "p99": 30.0},
+        "hand_end": {"cards": 1, "p50": 9.0, "p99": 9.0},
+        "other": {"cards": 3, "p50": 5.0, "p99": 6.0},
+    }
 
 
 def test_thinking_is_exact_unless_spread():
