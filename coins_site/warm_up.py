@@ -1,0 +1,37 @@
+"""What a server process does once, before its first connection, that each connection would
+otherwise do while others wait.
+
+Django works out its URL map the first time a URL is built in each language (about 15 ms a
+language, 120 ms for the first, which imports every app's URLs), and does not hold a lock
+while it does: every thread that builds a URL before the first is done works it out again.
+A server that starts with sockets waiting (a restart, a deploy) opened them all at once, in
+its database threads, each building the table's URL: with 200 tables on two servers, a
+server spent 0.4 s of its first seconds there, and the cards played meanwhile waited up to
+170 ms (docs/benchmarks.md, twenty-second sitting). The templates and the languages'
+catalogues are read here too, for the same reason.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.template.loader import get_template
+from django.urls import get_resolver, reverse
+from django.utils import translation
+
+TEMPLATES_FIRST_READ = ("games/table.html", "games/table.html#board", "games/table.html#message")
+
+
+def warm_up() -> list[str]:
+    """Build the URL map and read the catalogue in every language the site speaks, and
+    compile the table's templates; return the languages warmed."""
+    resolver = get_resolver()
+    for name in TEMPLATES_FIRST_READ:
+        get_template(name)
+    warmed = []
+    for language, _name in settings.LANGUAGES:
+        with translation.override(language):
+            resolver.reverse_dict  # noqa: B018 - the property works the language's map out
+            reverse("game_table", args=[1])
+            translation.gettext("Your turn.")
+        warmed.append(language)
+    return warmed
