@@ -14,6 +14,7 @@ from django.db import connection
 from games.engine.bots import LEVELS
 from games.table.options import QUICK_PLAY_BOT
 from lab.benchmarks.baseline import FIGURES, compare
+from lab.benchmarks.scaling import scale_pairs
 from lab.benchmarks.tables import benchmark
 
 
@@ -71,6 +72,13 @@ class Command(BaseCommand):
         parser.add_argument(
             "--rounds", type=int, default=2, help="runs of each commit with --baseline"
         )
+        parser.add_argument(
+            "--pairs",
+            type=int,
+            metavar="N",
+            help="run N pairs: twice --tables on two servers, then --tables on one, each run "
+            "on a database made afresh; print the ratios of their p99",
+        )
 
     def handle(
         self,
@@ -91,6 +99,12 @@ class Command(BaseCommand):
             raise CommandError("--ramp is not for --baseline: older commits do not know it.")
         if not 0 <= think_spread <= 1:
             raise CommandError("--think-spread is a share of the thinking time, from 0 to 1.")
+        if options["pairs"] is not None:
+            if options["baseline"] or url or servers != 1:
+                raise CommandError(
+                    "--pairs runs its own servers: no --baseline, --url or --servers."
+                )
+            return self.scaling(tables, options["pairs"], seconds, ramp, think_spread)
         if options["baseline"]:
             return self.side_by_side(
                 options["baseline"], options["rounds"], tables, mode, seconds, think_spread
@@ -144,6 +158,31 @@ class Command(BaseCommand):
                 f"p95 {cpu['p95']} ms, max {cpu['max']} ms ({cpu['count']} cards)"
             )
         self.stdout.write(json.dumps(figures))
+
+    def scaling(
+        self, tables: int, pairs: int, seconds: float, ramp: float, think_spread: float
+    ) -> None:
+        """Twice the tables on two servers against the tables on one, in pairs."""
+        if "DATABASE_URL" not in os.environ or "REDIS_URL" not in os.environ:
+            raise CommandError("Set DATABASE_URL and REDIS_URL: two servers share both.")
+        try:
+            result = scale_pairs(
+                tables=tables,
+                pairs=pairs,
+                seconds=seconds,
+                ramp=ramp,
+                think_spread=think_spread,
+                write=self.stdout.write,
+            )
+        except (ValueError, RuntimeError) as error:
+            raise CommandError(str(error)) from error
+        medians = result["p99_medians"]
+        self.stdout.write(
+            f"p99 of {2 * tables} tables on two servers / {tables} on one: pairs "
+            f"{result['p99_ratios']}, median {result['median_ratio']}x; medians "
+            f"{medians['two']} / {medians['one']} ms = {result['ratio_of_medians']}x"
+        )
+        self.stdout.write(json.dumps(result))
 
     def side_by_side(
         self, rev: str, rounds: int, tables: int, mode: str, seconds: float, think_spread: float

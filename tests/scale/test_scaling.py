@@ -1,0 +1,68 @@
+"""``bench_tables --pairs``: twice the tables on two servers against the tables on one, each
+run on a database made afresh (docs/benchmarks.md, twenty-second sitting)."""
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from lab.benchmarks import scaling
+
+
+def figures(p99: float) -> dict:
+    return {
+        "human_moves_per_second": 90.0,
+        "latency_ms": {"p50": 5.0, "p99": p99},
+        "errors": 0,
+        "stalled_tables": [],
+        "load_mean": 1.0,
+    }
+
+
+def test_each_pair_s_ratio_their_median_and_the_ratio_of_the_medians():
+    runs = {"two": [figures(40.0), figures(90.0), figures(60.0)], "one": [figures(20.0)] * 3}
+    assert scaling.pair_figures(runs) == {
+        "p99_ratios": [2.0, 4.5, 3.0],
+        "median_ratio": 3.0,
+        "p99_medians": {"two": 60.0, "one": 20.0},
+        "ratio_of_medians": 3.0,
+    }
+
+
+def test_every_run_starts_on_a_database_made_afresh(monkeypatch):
+    done = []
+    monkeypatch.setattr(
+        scaling,
+        "fresh_migrated",
+        lambda directory, database: (
+            done.append(("fresh", database)) or {"DATABASE_URL": f"postgres:///{database}"}
+        ),
+    )
+    monkeypatch.setattr(scaling, "vacuumed", lambda url: done.append(("vacuumed", url)))
+    p99s = iter([50.0, 20.0, 30.0, 25.0])
+
+    def run_bench(directory, env, args):
+        done.append(("run", args[:4]))
+        return figures(next(p99s))
+
+    monkeypatch.setattr(scaling, "run_bench", run_bench)
+    written = []
+    result = scaling.scale_pairs(
+        tables=100, pairs=2, seconds=60, ramp=0, think_spread=0, write=written.append
+    )
+    database = done[0][1]
+    assert database.endswith("_scale")
+    one_run = [("fresh", database), ("vacuumed", f"postgres:///{database}")]
+    two_servers = [*one_run, ("run", ["--tables", "200", "--servers", "2"])]
+    one_server = [*one_run, ("run", ["--tables", "100", "--servers", "1"])]
+    assert done == (two_servers + one_server) * 2
+    assert result["p99_ratios"] == [2.5, 1.2] and result["median_ratio"] == 1.85
+    assert len(written) == 4 and "200 tables on 2 server(s)" in written[0]
+
+
+def test_pairs_run_their_own_servers():
+    with pytest.raises(CommandError, match="--pairs runs its own servers"):
+        call_command("bench_tables", "--pairs", "1", "--baseline", "HEAD")
+    with pytest.raises(CommandError, match="--pairs runs its own servers"):
+        call_command("bench_tables", "--pairs", "1", "--servers", "2")
+    with pytest.raises(ValueError, match="at least 1"):
+        scaling.scale_pairs(tables=1, pairs=0, seconds=1, ramp=0, think_spread=0, write=print)
