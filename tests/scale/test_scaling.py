@@ -38,6 +38,7 @@ def test_every_run_starts_on_a_database_made_afresh(monkeypatch):
         ),
     )
     monkeypatch.setattr(scaling, "vacuumed", lambda url: done.append(("vacuumed", url)))
+    monkeypatch.setattr(scaling, "checkpointed", lambda url: done.append(("checkpoint", url)))
     p99s = iter([50.0, 20.0, 30.0, 25.0])
 
     def run_bench(directory, env, args):
@@ -51,7 +52,8 @@ def test_every_run_starts_on_a_database_made_afresh(monkeypatch):
     )
     database = done[0][1]
     assert database.endswith("_scale")
-    one_run = [("fresh", database), ("vacuumed", f"postgres:///{database}")]
+    url = f"postgres:///{database}"
+    one_run = [("fresh", database), ("vacuumed", url), ("checkpoint", url)]
     two_servers = [*one_run, ("run", ["--tables", "200", "--servers", "2"])]
     one_server = [*one_run, ("run", ["--tables", "100", "--servers", "1"])]
     assert done == (two_servers + one_server) * 2
