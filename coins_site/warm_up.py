@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.template.loader import get_template
-from django.urls import get_resolver, reverse
+from django.urls import reverse
 from django.utils import translation
 
 TEMPLATES_FIRST_READ = ("games/table.html", "games/table.html#board", "games/table.html#message")
@@ -24,14 +24,12 @@ TEMPLATES_FIRST_READ = ("games/table.html", "games/table.html#board", "games/tab
 def warm_up() -> list[str]:
     """Build the URL map and read the catalogue in every language the site speaks, and
     compile the table's templates; return the languages warmed."""
-    resolver = get_resolver()
     for name in TEMPLATES_FIRST_READ:
         get_template(name)
     warmed = []
     for language, _name in settings.LANGUAGES:
         with translation.override(language):
-            resolver.reverse_dict  # noqa: B018 - the property works the language's map out
-            reverse("game_table", args=[1])
+            reverse("game_table", args=[1])  # works out the language's map
             translation.gettext("Your turn.")
         warmed.append(language)
     return warmed

@@ -9,7 +9,7 @@ import statistics
 from pathlib import Path
 
 TOGETHER_SECONDS = 0.002  # two cards sent this close meet in the server's queue
-WINDOW_SECONDS = 10.0  # the run's p50, window by window
+WINDOW_SECONDS = 10.0  # the run's p50 and p99, window by window
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -130,7 +130,8 @@ def percentile_by_window(
 
 def latency_by_kind(latencies: list[float], kinds: list[str]) -> dict:
     """The cards' count, p50 and p99 (ms) by kind of card (a game's last, a hand's last,
-    any other): a run's p99 is mostly its games' last cards."""
+    any other): which cards make a run's p99 (its games' last cards, until they went into
+    the one statement)."""
     by_kind: dict[str, list[float]] = {}
     for latency, kind in zip(latencies, kinds, strict=True):
         by_kind.setdefault(kind, []).append(latency)
