@@ -17,7 +17,7 @@ import asyncio
 import logging
 from functools import partial
 
-from common.metrics import statements_counted
+from common.metrics import Laps, statements_counted
 from games.board.render import render_board, viewer_context
 from games.engine import IllegalPlay, parse_card
 from games.realtime.db_threads import in_db_thread
@@ -32,6 +32,7 @@ from games.table.unlocked import prepare_on_copy
 log = logging.getLogger(__name__)
 
 TO_THE_LOCK = "to the lock"  # the card needs the lock: no second try on a copy elsewhere
+CARD_LAPS = "card"  # the query log's lines of a card's laps (``lab/benchmarks/table_figures``)
 
 
 async def _kept(connections, prepared) -> list:
@@ -53,6 +54,7 @@ async def play_on_loop(socket, card: str, data: dict) -> tuple | str | None:
     connections = loop_connections()
     if connections is None or not socket.seed:
         return None
+    laps = Laps(CARD_LAPS)
     try:
         after = move_count(data.get("moves"))
         chosen = parse_card(card)
@@ -67,10 +69,12 @@ async def play_on_loop(socket, card: str, data: dict) -> tuple | str | None:
         return TO_THE_LOCK
     if prepared is None:
         return None
+    laps.mark()  # played on the copy, both bots' answers and the statement included
     sent = asyncio.ensure_future(_kept(connections, prepared))
     await asyncio.sleep(0)  # ``_kept`` writes the statement; the board is rendered meanwhile
     result = prepared.result
     board = _board_on_loop(socket, result.loaded)
+    laps.mark()  # the board rendered, the statement sent before it
     try:
         # shielded: a handler cancelled now (the server stopping) leaves the card's own
         # work done once it commits (the cache, the runner's alarm)
@@ -80,6 +84,8 @@ async def play_on_loop(socket, card: str, data: dict) -> tuple | str | None:
     except Exception as error:  # a lost connection, say: the threads' path decides
         log.warning("Card at table %s: the loop's statement failed: %s", socket.game_id, error)
         return None
+    laps.mark()  # the statement back, committed: what the board waited for after its render
+    laps.log()
     game = result.loaded.game
     if board is None:  # the card is kept: its board comes from a database thread
         html, moves, status, _seated, shown = await in_db_thread(render_for)(

@@ -30,9 +30,9 @@ def query_figures(path: Path) -> dict:
     totals = {kind: [0, 0, 0, 0] for kind in ("human", "bot", "push")}
     if path.exists():
         for line in path.read_text().splitlines():
-            if len(line.split()) != 4:
-                continue  # a line cut short when the server stopped
-            kind, *numbers = line.split()
+            kind, *numbers = line.split() or [""]
+            if kind not in totals or len(numbers) != 3:
+                continue  # a card's laps, or a line cut short when the server stopped
             entry = totals[kind]
             for index, number in enumerate(numbers):
                 entry[index] += int(number)
@@ -58,6 +58,38 @@ def query_figures(path: Path) -> dict:
         "queries_per_human_move_all_in": per(all_q, human_n),
         "round_trips_per_human_move_all_in": per(all_trips, human_n),
     }
+
+
+# A person's card on the event loop (``games/realtime/loop_card.py``), lap by lap: played on
+# the copy (both bots' answers, the statement built); the statement sent and the mover's
+# board rendered; then what was left of the statement's round trip (PostgreSQL, its commit,
+# the loop getting back to it). Each lap's line gives its wall and the loop's CPU time.
+CARD_LAPS = ("played_on_copy", "sent_and_rendered", "statement_after_render")
+
+
+def card_lap_figures(path: Path) -> dict:
+    """The p50 and p99 of each lap of the cards the servers played on their loops, wall and
+    CPU (ms): ``card`` lines of the query log. A lap whose wall time is well over its CPU
+    time waited (for PostgreSQL, or for the loop's other work)."""
+    laps: list[list[float]] = [[] for _ in range(2 * len(CARD_LAPS))]
+    if path.exists():
+        for line in path.read_text().splitlines():
+            kind, *numbers = line.split() or [""]
+            if kind != "card" or len(numbers) != len(laps):
+                continue  # another kind, or a line cut short when the server stopped
+            for values, number in zip(laps, numbers, strict=True):
+                values.append(float(number))
+    if not laps[0]:
+        return {}
+    figures = {}
+    for index, name in enumerate(CARD_LAPS):
+        wall, cpu = laps[2 * index], laps[2 * index + 1]
+        figures[name] = {
+            "wall_p50": round(percentile(wall, 0.5), 3),
+            "wall_p99": round(percentile(wall, 0.99), 3),
+            "cpu_p50": round(percentile(cpu, 0.5), 3),
+        }
+    return {"loop_card_laps_ms": {"cards": len(laps[0]), **figures}}
 
 
 def latency_figures(values: list[float], digits: int = 2) -> dict:

@@ -24,6 +24,7 @@ from games.table import seats as services
 from games.table.options import QUICK_PLAY_BOT
 from lab.benchmarks.servers import DaphneServer, new_player, use_a_key_of_our_own
 from lab.benchmarks.table_figures import (
+    card_lap_figures,
     latency_by_kind,
     latency_figures,
     percentile_by_window,
@@ -348,4 +349,5 @@ def benchmark(
         "errors": sum(tally.errors.values()),
         "stalled_tables": tally.stalls,
         **(query_figures(query_log) if not url else {}),
+        **(card_lap_figures(query_log) if not url else {}),
     }

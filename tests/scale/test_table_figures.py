@@ -3,11 +3,19 @@ CPU), of the moments and the kinds of card that make a run's p99 (docs/benchmark
 
 import random
 import subprocess
+import time
 
 from django.conf import settings
 
+from common.metrics import Laps
 from lab.benchmarks.baseline import bench_command
-from lab.benchmarks.table_figures import latency_by_kind, percentile_by_window, sent_together
+from lab.benchmarks.table_figures import (
+    card_lap_figures,
+    latency_by_kind,
+    percentile_by_window,
+    query_figures,
+    sent_together,
+)
 from lab.benchmarks.tables import card_kind, thinking_time
 
 
@@ -72,3 +80,48 @@ def test_a_commit_runs_with_its_thinking_spread_through_its_own_bench_tables():
     assert done.returncode == 0, done.stderr
     assert "--think-spread" in done.stdout
     assert bench_command(["--tables", "3"])[1:] == ["manage.py", "bench_tables", "--tables", "3"]
+
+
+def test_a_card_s_laps_are_read_from_the_query_log_beside_its_counts(tmp_path):
+    """``card`` lines give each lap's wall and CPU p50 (and the wall's p99); the counted
+    blocks' lines, an empty line and a line cut short by a stopping server are passed over."""
+    log = tmp_path / "queries.log"
+    lines = ["human 1 1 3", ""]
+    for n in range(1, 101):  # laps of n/100, 2n/100 ... ms: p50 at n = 50, p99 at n = 99
+        lines.append("card " + " ".join(f"{n * lap / 100:.3f}" for lap in range(1, 7)))
+    lines.append("card 0.300 0.200 0.5")
+    log.write_text("\n".join(lines) + "\n")
+    figures = card_lap_figures(log)["loop_card_laps_ms"]
+    assert figures["cards"] == 100
+    assert figures["played_on_copy"] == {"wall_p50": 0.51, "wall_p99": 0.99, "cpu_p50": 1.02}
+    assert figures["statement_after_render"] == {
+        "wall_p50": 2.55,
+        "wall_p99": 4.95,
+        "cpu_p50": 3.06,
+    }
+    assert query_figures(log)["queries_per_human_move_call"] == 1.0
+
+
+def test_no_card_laps_without_cards_on_the_loop(tmp_path):
+    assert card_lap_figures(tmp_path / "missing.log") == {}
+    (tmp_path / "threads.log").write_text("human 4 2 3\n")
+    assert card_lap_figures(tmp_path / "threads.log") == {}
+
+
+def test_laps_write_one_line_of_wall_and_cpu_times_only_with_the_log_on(tmp_path, settings):
+    settings.COINS_QUERY_LOG = ""
+    quiet = Laps("card")
+    quiet.mark()
+    quiet.log()
+    assert quiet.marks is None
+    settings.COINS_QUERY_LOG = str(tmp_path / "queries.log")
+    laps = Laps("card")
+    sum(range(200_000))  # some CPU in the first lap
+    laps.mark()
+    time.sleep(0.02)  # a wait in the second: wall time, next to no CPU
+    laps.mark()
+    laps.log()  # a line at a time: written through at once
+    kind, *numbers = (tmp_path / "queries.log").read_text().split()
+    first_wall, first_cpu, second_wall, second_cpu = map(float, numbers)
+    assert kind == "card" and first_wall > 0 and first_cpu > 0
+    assert second_wall >= 20 and second_cpu < second_wall / 2
