@@ -32,7 +32,7 @@ from games.table.unlocked import prepare_on_copy
 log = logging.getLogger(__name__)
 
 TO_THE_LOCK = "to the lock"  # the card needs the lock: no second try on a copy elsewhere
-CARD_LAPS = "card"  # the query log's lines of a card's laps (``lab/benchmarks/table_figures``)
+LAPS_KIND = "card"  # the query log's lines of a card's laps (``lab/benchmarks/table_figures``)
 
 
 async def _kept(connections, prepared) -> list:
@@ -54,7 +54,7 @@ async def play_on_loop(socket, card: str, data: dict) -> tuple | str | None:
     connections = loop_connections()
     if connections is None or not socket.seed:
         return None
-    laps = Laps(CARD_LAPS)
+    laps = Laps(LAPS_KIND)
     try:
         after = move_count(data.get("moves"))
         chosen = parse_card(card)

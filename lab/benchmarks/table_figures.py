@@ -8,6 +8,8 @@ import bisect
 import statistics
 from pathlib import Path
 
+from games.realtime.loop_card import LAPS_KIND
+
 TOGETHER_SECONDS = 0.002  # two cards sent this close meet in the server's queue
 WINDOW_SECONDS = 10.0  # the run's p50 and p99, window by window
 
@@ -64,25 +66,25 @@ def query_figures(path: Path) -> dict:
 # the copy (both bots' answers, the statement built); the statement sent and the mover's
 # board rendered; then what was left of the statement's round trip (PostgreSQL, its commit,
 # the loop getting back to it). Each lap's line gives its wall and the loop's CPU time.
-CARD_LAPS = ("played_on_copy", "sent_and_rendered", "statement_after_render")
+CARD_LAP_NAMES = ("played_on_copy", "sent_and_rendered", "statement_after_render")
 
 
 def card_lap_figures(path: Path) -> dict:
     """The p50 and p99 of each lap of the cards the servers played on their loops, wall and
     CPU (ms): ``card`` lines of the query log. A lap whose wall time is well over its CPU
     time waited (for PostgreSQL, or for the loop's other work)."""
-    laps: list[list[float]] = [[] for _ in range(2 * len(CARD_LAPS))]
+    laps: list[list[float]] = [[] for _ in range(2 * len(CARD_LAP_NAMES))]
     if path.exists():
         for line in path.read_text().splitlines():
             kind, *numbers = line.split() or [""]
-            if kind != "card" or len(numbers) != len(laps):
+            if kind != LAPS_KIND or len(numbers) != len(laps):
                 continue  # another kind, or a line cut short when the server stopped
             for values, number in zip(laps, numbers, strict=True):
                 values.append(float(number))
     if not laps[0]:
         return {}
     figures = {}
-    for index, name in enumerate(CARD_LAPS):
+    for index, name in enumerate(CARD_LAP_NAMES):
         wall, cpu = laps[2 * index], laps[2 * index + 1]
         figures[name] = {
             "wall_p50": round(percentile(wall, 0.5), 3),

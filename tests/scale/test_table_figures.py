@@ -87,7 +87,7 @@ def test_a_card_s_laps_are_read_from_the_query_log_beside_its_counts(tmp_path):
     blocks' lines, an empty line and a line cut short by a stopping server are passed over."""
     log = tmp_path / "queries.log"
     lines = ["human 1 1 3", ""]
-    for n in range(1, 101):  # laps of n/100, 2n/100 ... ms: p50 at n = 50, p99 at n = 99
+    for n in range(1, 101):  # laps of n/100, 2n/100 ... ms: p50 at n = 51, p99 at n = 99
         lines.append("card " + " ".join(f"{n * lap / 100:.3f}" for lap in range(1, 7)))
     lines.append("card 0.300 0.200 0.5")
     log.write_text("\n".join(lines) + "\n")
