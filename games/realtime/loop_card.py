@@ -9,13 +9,21 @@ path cannot do (no copy, a seat's change, a row changed meanwhile, a database er
 the card to the database threads' path, which decides it as before; nothing was written
 then, or, if the statement's fate is unknown (a connection lost mid-way), that path finds
 the card already played by its move count and sends the board.
+
+Cards that arrive together take turns (``CardTurns``): a card whose statement is back is
+finished before the next one starts, instead of waiting behind every card that arrived
+after it (docs/benchmarks.md, issue 31).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import weakref
+from contextlib import asynccontextmanager
 from functools import partial
+
+from django.conf import settings
 
 from common.metrics import Laps, statements_counted
 from games.board.render import render_board, viewer_context
@@ -33,6 +41,53 @@ log = logging.getLogger(__name__)
 
 TO_THE_LOCK = "to the lock"  # the card needs the lock: no second try on a copy elsewhere
 LAPS_KIND = "card"  # the query log's lines of a card's laps (``lab/benchmarks/table_figures``)
+
+
+class CardTurns:
+    """At most ``size`` cards at once in the loop's part of a card (played on the copy,
+    statement sent, board rendered, statement back). With every card in at once, each
+    card's last step waited behind the first steps of all the cards that came after it; in
+    turns, the cards that came first are finished first, and the loop overlaps one card's
+    statement with the next card's work. A turn not given within ``wait`` seconds (a
+    statement stuck on PostgreSQL) is taken anyway: turns order the loop's work, they never
+    hold a card back for long."""
+
+    def __init__(self, size: int, wait: float):
+        self.size, self.wait = size, wait
+        self.slots = asyncio.Semaphore(size) if size > 0 else None
+        self.waiting = 0  # cards waiting for their turn now
+
+    @asynccontextmanager
+    async def turn(self):
+        held = False
+        if self.slots is not None:
+            self.waiting += 1
+            try:
+                async with asyncio.timeout(self.wait):
+                    await self.slots.acquire()
+                held = True
+            except TimeoutError:
+                pass  # taken without a turn
+            finally:
+                self.waiting -= 1
+        try:
+            yield
+        finally:
+            if held:
+                self.slots.release()
+
+
+_turns_by_loop: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def card_turns() -> CardTurns:
+    """The running loop's turns (``COINS_LOOP_CARDS_AT_ONCE``, 0: no turns)."""
+    loop = asyncio.get_running_loop()
+    size, wait = settings.COINS_LOOP_CARDS_AT_ONCE, settings.COINS_LOOP_TURN_WAIT
+    turns = _turns_by_loop.get(loop)
+    if turns is None or (turns.size, turns.wait) != (size, wait):  # the settings changed
+        turns = _turns_by_loop[loop] = CardTurns(size, wait)
+    return turns
 
 
 async def _kept(connections, prepared) -> list:
@@ -63,28 +118,31 @@ async def play_on_loop(socket, card: str, data: dict) -> tuple | str | None:
     moves = after if after is not None else socket.sent_moves
     user = socket.request.user
     change = partial(flow.person_card, user=user, card=chosen, after_moves=after)
-    try:
-        prepared = prepare_on_copy(socket.game_id, socket.seed, moves, socket.channel_name, change)
-    except NeedsLock:
-        return TO_THE_LOCK
-    if prepared is None:
-        return None
-    laps.mark()  # played on the copy, both bots' answers and the statement included
-    sent = asyncio.ensure_future(_kept(connections, prepared))
-    await asyncio.sleep(0)  # ``_kept`` writes the statement; the board is rendered meanwhile
-    result = prepared.result
-    board = _board_on_loop(socket, result.loaded)
-    laps.mark()  # the board rendered, the statement sent before it
-    try:
-        # shielded: a handler cancelled now (the server stopping) leaves the card's own
-        # work done once it commits (the cache, the runner's alarm)
-        notices = await asyncio.shield(sent)
-    except StaleTable:
-        return None  # a row changed since the copy: nothing was written
-    except Exception as error:  # a lost connection, say: the threads' path decides
-        log.warning("Card at table %s: the loop's statement failed: %s", socket.game_id, error)
-        return None
-    laps.mark()  # the statement back, committed: what the board waited for after its render
+    async with card_turns().turn():
+        try:
+            prepared = prepare_on_copy(
+                socket.game_id, socket.seed, moves, socket.channel_name, change
+            )
+        except NeedsLock:
+            return TO_THE_LOCK
+        if prepared is None:
+            return None
+        laps.mark()  # played on the copy, both bots' answers and the statement included
+        sent = asyncio.ensure_future(_kept(connections, prepared))
+        await asyncio.sleep(0)  # ``_kept`` writes the statement; the board is rendered meanwhile
+        result = prepared.result
+        board = _board_on_loop(socket, result.loaded)
+        laps.mark()  # the board rendered, the statement sent before it
+        try:
+            # shielded: a handler cancelled now (the server stopping) leaves the card's own
+            # work done once it commits (the cache, the runner's alarm)
+            notices = await asyncio.shield(sent)
+        except StaleTable:
+            return None  # a row changed since the copy: nothing was written
+        except Exception as error:  # a lost connection, say: the threads' path decides
+            log.warning("Card at table %s: the loop's statement failed: %s", socket.game_id, error)
+            return None
+        laps.mark()  # the statement back, committed: what the board waited for after its render
     laps.log()
     game = result.loaded.game
     if board is None:  # the card is kept: its board comes from a database thread
