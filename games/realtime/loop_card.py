@@ -119,6 +119,7 @@ async def play_on_loop(socket, card: str, data: dict) -> tuple | str | None:
     user = socket.request.user
     change = partial(flow.person_card, user=user, card=chosen, after_moves=after)
     async with card_turns().turn():
+        laps.mark()  # this card's turn on the loop
         try:
             prepared = prepare_on_copy(
                 socket.game_id, socket.seed, moves, socket.channel_name, change

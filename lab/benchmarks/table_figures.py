@@ -66,7 +66,12 @@ def query_figures(path: Path) -> dict:
 # the copy (both bots' answers, the statement built); the statement sent and the mover's
 # board rendered; then what was left of the statement's round trip (PostgreSQL, its commit,
 # the loop getting back to it). Each lap's line gives its wall and the loop's CPU time.
-CARD_LAP_NAMES = ("played_on_copy", "sent_and_rendered", "statement_after_render")
+CARD_LAP_NAMES = (
+    "turn_waited",
+    "played_on_copy",
+    "sent_and_rendered",
+    "statement_after_render",
+)
 
 
 def card_lap_figures(path: Path) -> dict:
@@ -90,6 +95,7 @@ def card_lap_figures(path: Path) -> dict:
             "wall_p50": round(percentile(wall, 0.5), 3),
             "wall_p99": round(percentile(wall, 0.99), 3),
             "cpu_p50": round(percentile(cpu, 0.5), 3),
+            "cpu_p99": round(percentile(cpu, 0.99), 3),
         }
     return {"loop_card_laps_ms": {"cards": len(laps[0]), **figures}}
 

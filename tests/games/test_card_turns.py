@@ -36,19 +36,24 @@ async def test_with_one_at_once_a_card_starts_only_when_the_one_before_is_done()
     assert turns.waiting == 0 and not turns.slots.locked()
 
 
-async def test_two_at_once_overlap_but_a_third_waits():
-    turns, inside, most = CardTurns(2, wait=60), 0, 0
+async def most_at_once(turns: CardTurns, cards: int) -> int:
+    """The most of ``cards`` cards, all arriving at once, inside their turns together."""
+    inside = most = 0
 
     async def card():
         nonlocal inside, most
         async with turns.turn():
             inside += 1
             most = max(most, inside)
-            await asyncio.sleep(0)
+            await asyncio.sleep(0)  # a statement's round trip
             inside -= 1
 
-    await asyncio.gather(*(card() for _ in range(6)))
-    assert most == 2
+    await asyncio.gather(*(card() for _ in range(cards)))
+    return most
+
+
+async def test_two_at_once_overlap_but_a_third_waits():
+    assert await most_at_once(CardTurns(2, wait=60), 6) == 2
 
 
 async def test_a_turn_is_given_back_when_its_card_fails_or_is_cancelled():
@@ -84,15 +89,5 @@ async def test_a_turn_not_given_within_the_wait_is_taken_anyway():
 
 
 async def test_with_no_turns_every_card_goes_at_once():
-    turns, inside, most = CardTurns(0, wait=60), 0, 0
-
-    async def card():
-        nonlocal inside, most
-        async with turns.turn():
-            inside += 1
-            most = max(most, inside)
-            await asyncio.sleep(0)
-            inside -= 1
-
-    await asyncio.gather(*(card() for _ in range(5)))
-    assert turns.slots is None and most == 5
+    turns = CardTurns(0, wait=60)
+    assert await most_at_once(turns, 5) == 5 and turns.slots is None

@@ -127,9 +127,9 @@ async def test_the_statement_is_with_postgresql_while_the_board_is_rendered(
 async def test_with_the_query_log_on_each_card_on_the_loop_logs_its_laps(
     alice, thread_cards, settings, tmp_path
 ):
-    """For the table benchmark: a card played on the loop appends its three laps (played on
-    the copy, sent and rendered, the statement's rest), each as wall and CPU milliseconds,
-    beside its statement count."""
+    """For the table benchmark: a card played on the loop appends its four laps (its turn
+    waited for, played on the copy, sent and rendered, the statement's rest), each as wall
+    and CPU milliseconds, beside its statement count."""
     log = tmp_path / "queries.log"
     settings.COINS_QUERY_LOG = str(log)
     game, client, board = await at_my_turn(alice)
@@ -138,7 +138,7 @@ async def test_with_the_query_log_on_each_card_on_the_loop_logs_its_laps(
     await client.close()
     lines = [line.split() for line in log.read_text().splitlines()]
     laps = [[float(n) for n in numbers] for kind, *numbers in lines if kind == "card"]
-    assert thread_cards == [] and len(laps) == 1 and len(laps[0]) == 6
+    assert thread_cards == [] and len(laps) == 1 and len(laps[0]) == 8
     assert all(lap >= 0 for lap in laps[0])
     assert next(line[:3] for line in lines if line[0] == "human") == ["human", "1", "1"]
 

@@ -83,21 +83,27 @@ def test_a_commit_runs_with_its_thinking_spread_through_its_own_bench_tables():
 
 
 def test_a_card_s_laps_are_read_from_the_query_log_beside_its_counts(tmp_path):
-    """``card`` lines give each lap's wall and CPU p50 (and the wall's p99); the counted
+    """``card`` lines give each lap's wall and CPU p50 and p99; the counted
     blocks' lines, an empty line and a line cut short by a stopping server are passed over."""
     log = tmp_path / "queries.log"
     lines = ["human 1 1 3", ""]
     for n in range(1, 101):  # laps of n/100, 2n/100 ... ms: p50 at n = 51, p99 at n = 99
-        lines.append("card " + " ".join(f"{n * lap / 100:.3f}" for lap in range(1, 7)))
+        lines.append("card " + " ".join(f"{n * lap / 100:.3f}" for lap in range(1, 9)))
     lines.append("card 0.300 0.200 0.5")
     log.write_text("\n".join(lines) + "\n")
     figures = card_lap_figures(log)["loop_card_laps_ms"]
     assert figures["cards"] == 100
-    assert figures["played_on_copy"] == {"wall_p50": 0.51, "wall_p99": 0.99, "cpu_p50": 1.02}
+    assert figures["turn_waited"] == {
+        "wall_p50": 0.51,
+        "wall_p99": 0.99,
+        "cpu_p50": 1.02,
+        "cpu_p99": 1.98,
+    }
     assert figures["statement_after_render"] == {
-        "wall_p50": 2.55,
-        "wall_p99": 4.95,
-        "cpu_p50": 3.06,
+        "wall_p50": 3.57,
+        "wall_p99": 6.93,
+        "cpu_p50": 4.08,
+        "cpu_p99": 7.92,
     }
     assert query_figures(log)["queries_per_human_move_call"] == 1.0
 
