@@ -337,9 +337,11 @@ COINS_UNLOCKED_MOVES = os.environ.get("COINS_UNLOCKED_MOVES", "1") != "0"
 # (games/realtime/loop_db.py); "0": in the database threads.
 COINS_LOOP_CONNECTIONS = int(os.environ.get("COINS_LOOP_CONNECTIONS", "3"))
 # Cards in the loop's part of their play at once: later ones wait their turn, at most
-# COINS_LOOP_TURN_WAIT seconds (games/realtime/loop_card.py). 0: every card at once.
+# COINS_LOOP_TURN_WAIT seconds; a card whose statement is out longer than
+# COINS_LOOP_TURN_HOLD gives its turn back (games/realtime/loop_card.py). 0: all at once.
 COINS_LOOP_CARDS_AT_ONCE = int(os.environ.get("COINS_LOOP_CARDS_AT_ONCE", "1"))
 COINS_LOOP_TURN_WAIT = float(os.environ.get("COINS_LOOP_TURN_WAIT", "0.05"))
+COINS_LOOP_TURN_HOLD = float(os.environ.get("COINS_LOOP_TURN_HOLD", "0.005"))
 # The longest a table runner sleeps between looks at the schedule. It sleeps until the next
 # game is due, and its own process wakes it for a game due sooner (games/table/alarm.py), so
 # this only bounds how late it serves a game scheduled by another process that died.

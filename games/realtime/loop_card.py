@@ -47,10 +47,10 @@ class CardTurns:
     """At most ``size`` cards at once in the loop's part of a card (played on the copy,
     statement sent, board rendered, statement back). With every card in at once, each
     card's last step waited behind the first steps of all the cards that came after it; in
-    turns, the cards that came first are finished first, and the loop overlaps one card's
-    statement with the next card's work. A turn not given within ``wait`` seconds (a
-    statement stuck on PostgreSQL) is taken anyway: turns order the loop's work, they never
-    hold a card back for long."""
+    turns, the cards that came first are finished first. A turn not given within ``wait``
+    seconds is taken anyway, and a card whose statement is slow gives its turn back early
+    (``Turn.give_back``): turns order the loop's work, they never hold a card back for
+    long, nor leave the loop idle behind a slow PostgreSQL."""
 
     def __init__(self, size: int, wait: float):
         self.size, self.wait = size, wait
@@ -70,11 +70,26 @@ class CardTurns:
                 pass  # taken without a turn
             finally:
                 self.waiting -= 1
+        turn = Turn(self.slots if held else None)
         try:
-            yield
+            yield turn
         finally:
-            if held:
-                self.slots.release()
+            turn.give_back()
+
+
+class Turn:
+    """A card's turn on the loop, given back once (at the end of ``CardTurns.turn`` at the
+    latest)."""
+
+    __slots__ = ("_slots",)
+
+    def __init__(self, slots: asyncio.Semaphore | None):
+        self._slots = slots
+
+    def give_back(self) -> None:
+        if self._slots is not None:
+            self._slots.release()
+            self._slots = None
 
 
 _turns_by_loop: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -118,7 +133,7 @@ async def play_on_loop(socket, card: str, data: dict) -> tuple | str | None:
     moves = after if after is not None else socket.sent_moves
     user = socket.request.user
     change = partial(flow.person_card, user=user, card=chosen, after_moves=after)
-    async with card_turns().turn():
+    async with card_turns().turn() as turn:
         laps.mark()  # this card's turn on the loop
         try:
             prepared = prepare_on_copy(
@@ -134,6 +149,8 @@ async def play_on_loop(socket, card: str, data: dict) -> tuple | str | None:
         result = prepared.result
         board = _board_on_loop(socket, result.loaded)
         laps.mark()  # the board rendered, the statement sent before it
+        if not (await asyncio.wait({sent}, timeout=settings.COINS_LOOP_TURN_HOLD))[0]:
+            turn.give_back()  # a slow statement: the next card goes on meanwhile
         try:
             # shielded: a handler cancelled now (the server stopping) leaves the card's own
             # work done once it commits (the cache, the runner's alarm)

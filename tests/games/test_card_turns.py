@@ -91,3 +91,17 @@ async def test_a_turn_not_given_within_the_wait_is_taken_anyway():
 async def test_with_no_turns_every_card_goes_at_once():
     turns = CardTurns(0, wait=60)
     assert await most_at_once(turns, 5) == 5 and turns.slots is None
+
+
+async def test_a_turn_given_back_early_is_given_back_once():
+    """A card whose statement is slow gives its turn back before its end: the next card
+    has it at once, and the first card's end does not free a second slot."""
+    turns = CardTurns(1, wait=60)
+    async with turns.turn() as turn:
+        turn.give_back()
+        async with turns.turn():  # the next card, at once
+            assert turns.slots.locked()
+        turn.give_back()
+    assert not turns.slots.locked()
+    async with turns.turn():
+        assert turns.slots.locked()  # one slot still, not two
