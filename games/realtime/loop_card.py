@@ -86,6 +86,10 @@ class Turn:
     def __init__(self, slots: asyncio.Semaphore | None):
         self._slots = slots
 
+    @property
+    def held(self) -> bool:
+        return self._slots is not None
+
     def give_back(self) -> None:
         if self._slots is not None:
             self._slots.release()
@@ -149,7 +153,8 @@ async def play_on_loop(socket, card: str, data: dict) -> tuple | str | None:
         result = prepared.result
         board = _board_on_loop(socket, result.loaded)
         laps.mark()  # the board rendered, the statement sent before it
-        if not (await asyncio.wait({sent}, timeout=settings.COINS_LOOP_TURN_HOLD))[0]:
+        hold = settings.COINS_LOOP_TURN_HOLD
+        if turn.held and not (await asyncio.wait({sent}, timeout=hold))[0]:
             turn.give_back()  # a slow statement: the next card goes on meanwhile
         try:
             # shielded: a handler cancelled now (the server stopping) leaves the card's own

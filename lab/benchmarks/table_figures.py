@@ -62,8 +62,9 @@ def query_figures(path: Path) -> dict:
     }
 
 
-# A person's card on the event loop (``games/realtime/loop_card.py``), lap by lap: played on
-# the copy (both bots' answers, the statement built); the statement sent and the mover's
+# A person's card on the event loop (``games/realtime/loop_card.py``), lap by lap: its turn
+# waited for (the card before it finishing); played on the copy (both bots' answers, the
+# statement built); the statement sent and the mover's
 # board rendered; then what was left of the statement's round trip (PostgreSQL, its commit,
 # the loop getting back to it). Each lap's line gives its wall and the loop's CPU time.
 CARD_LAP_NAMES = (
