@@ -65,10 +65,10 @@ application = ForwardedClient(
 _reactor = sys.modules.get("twisted.internet.reactor")
 if type(_reactor).__name__ == "AsyncioSelectorReactor":
     from coins_site.socket_writes import install as write_frames_at_once
-    from coins_site.warm_up import warm_up
+    from coins_site.warm_up import warm_up_aside
 
     write_frames_at_once()
-    warm_up()  # before the first connection: URL maps, catalogues, the table's templates
+    warm_up_aside()  # before the first connection: URL maps, catalogues, the table's templates
     _reactor.callWhenRunning(start_in_this_process)
 
 
