@@ -482,6 +482,12 @@ COINS_PRESENCE_EVERY = float(os.environ.get("COINS_PRESENCE_EVERY", "0.5"))
 COINS_TABLE_RUNNER = env_bool("COINS_TABLE_RUNNER", True)
 # Benchmarks only: append the queries spent per move to this file (see games/metrics.py).
 COINS_QUERY_LOG = os.environ.get("COINS_QUERY_LOG", "")
+# Benchmarks only, with COINS_QUERY_LOG: also log where each card's time goes on the loop
+# (common/metrics.Laps). Off unless asked (bench_tables --laps): reading a thread's CPU
+# clock is a system call made with the GIL held, 33 us each on average in a loaded server
+# against 0.2 us idle (docs/benchmarks.md, twenty-fifth sitting), and the figures of a run
+# are to be the site's.
+COINS_CARD_LAPS = env_bool("COINS_CARD_LAPS", False)
 # Processes that run search bots (the expert) away from the process serving sockets: one
 # per core by default.
 COINS_THINKING_PROCESSES = (

@@ -49,14 +49,17 @@ class Laps:
     """Wall time between marks, and the thread's CPU time over the same laps, written to the
     query log as one line: where a card's time goes, for the table benchmark. A card's
     statement is with PostgreSQL while its board is rendered; the laps tell how long each
-    part took and whether the loop was working or waiting meanwhile. With the log off it
-    costs a settings read."""
+    part took and whether the loop was working or waiting meanwhile. Only with
+    ``COINS_CARD_LAPS`` on too (``bench_tables --laps``): each mark reads the thread's CPU
+    clock, a system call, and a run's figures are otherwise to be the site's. Off, a lap
+    costs two settings reads."""
 
     __slots__ = ("kind", "marks", "path")
 
     def __init__(self, kind: str):
         self.kind = kind
-        self.path = getattr(settings, "COINS_QUERY_LOG", "")
+        on = getattr(settings, "COINS_CARD_LAPS", False)
+        self.path = getattr(settings, "COINS_QUERY_LOG", "") if on else ""
         self.marks = [(time.perf_counter(), time.thread_time())] if self.path else None
 
     def mark(self) -> None:

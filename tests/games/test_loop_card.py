@@ -124,14 +124,14 @@ async def test_the_statement_is_with_postgresql_while_the_board_is_rendered(
     await client.close()
 
 
-async def test_with_the_query_log_on_each_card_on_the_loop_logs_its_laps(
+async def test_with_the_query_log_and_laps_on_each_card_on_the_loop_logs_its_laps(
     alice, thread_cards, settings, tmp_path
 ):
     """For the table benchmark: a card played on the loop appends its four laps (its turn
     waited for, played on the copy, sent and rendered, the statement's rest), each as wall
     and CPU milliseconds, beside its statement count."""
     log = tmp_path / "queries.log"
-    settings.COINS_QUERY_LOG = str(log)
+    settings.COINS_QUERY_LOG, settings.COINS_CARD_LAPS = str(log), True
     game, client, board = await at_my_turn(alice)
     card, after = await play_first_card(client, board)
     await played_once(game, card, after)

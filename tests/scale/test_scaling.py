@@ -68,3 +68,10 @@ def test_pairs_run_their_own_servers():
         call_command("bench_tables", "--pairs", "1", "--servers", "2")
     with pytest.raises(ValueError, match="at least 1"):
         scaling.scale_pairs(tables=1, pairs=0, seconds=1, ramp=0, think_spread=0, write=print)
+
+
+def test_laps_are_only_for_a_run_of_this_commit_s_own_servers():
+    # The figures that compare commits or server counts are taken without them: they cost.
+    for other in (["--pairs", "1"], ["--baseline", "HEAD"], ["--url", "ws://127.0.0.1:1"]):
+        with pytest.raises(CommandError, match="--laps is for a run"):
+            call_command("bench_tables", "--laps", *other)

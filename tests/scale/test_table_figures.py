@@ -114,13 +114,20 @@ def test_no_card_laps_without_cards_on_the_loop(tmp_path):
     assert card_lap_figures(tmp_path / "threads.log") == {}
 
 
-def test_laps_write_one_line_of_wall_and_cpu_times_only_with_the_log_on(tmp_path, settings):
-    settings.COINS_QUERY_LOG = ""
+def test_laps_write_one_line_of_wall_and_cpu_times_only_when_asked_with_the_log_on(
+    tmp_path, settings
+):
+    settings.COINS_QUERY_LOG, settings.COINS_CARD_LAPS = "", True
     quiet = Laps("card")
     quiet.mark()
     quiet.log()
     assert quiet.marks is None
-    settings.COINS_QUERY_LOG = str(tmp_path / "queries.log")
+    settings.COINS_QUERY_LOG, settings.COINS_CARD_LAPS = str(tmp_path / "queries.log"), False
+    unasked = Laps("card")  # the log on, for the statements: no laps unless asked
+    unasked.mark()
+    unasked.log()
+    assert unasked.marks is None and not (tmp_path / "queries.log").exists()
+    settings.COINS_CARD_LAPS = True
     laps = Laps("card")
     sum(range(200_000))  # some CPU in the first lap
     laps.mark()

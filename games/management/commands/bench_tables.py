@@ -73,6 +73,12 @@ class Command(BaseCommand):
             "--rounds", type=int, default=2, help="runs of each commit with --baseline"
         )
         parser.add_argument(
+            "--laps",
+            action="store_true",
+            help="also log where each card's time goes on the servers' loops (a cost of its "
+            "own: a thread CPU clock read per lap), printed as loop_card_laps_ms",
+        )
+        parser.add_argument(
             "--pairs",
             type=int,
             metavar="N",
@@ -93,12 +99,15 @@ class Command(BaseCommand):
         bot_pause,
         bot,
         think_spread,
+        laps,
         **options,
     ):
         if options["baseline"] and ramp:
             raise CommandError("--ramp is not for --baseline: older commits do not know it.")
         if not 0 <= think_spread <= 1:
             raise CommandError("--think-spread is a share of the thinking time, from 0 to 1.")
+        if laps and (options["pairs"] is not None or options["baseline"] or url):
+            raise CommandError("--laps is for a run of this commit's own servers.")
         if options["pairs"] is not None:
             if options["baseline"] or url or servers != 1:
                 raise CommandError(
@@ -128,6 +137,7 @@ class Command(BaseCommand):
             bot=bot,
             ramp=ramp,
             think_spread=think_spread,
+            laps=laps,
         )
         lat = figures["latency_ms"]
         self.stdout.write(
