@@ -5,12 +5,21 @@ Each run starts on a database of its own, made afresh and migrated: on a databas
 run to run, the first seconds of the next run were spent starting the analysis of the
 earlier runs' games, and the first 10 s of a 200-table run had a p99 of 120 to 177 ms
 against 25 ms on a fresh one (docs/benchmarks.md, twenty-second sitting).
+
+A fresh database is not an empty one: each is given a past first (``history`` finished games,
+seeded by ``seed_scale`` with their tricks, plays and ratings, then analysed). On empty tables
+PostgreSQL plans the site's statements for empty tables, and where autovacuum is off (our
+machines) or has not yet come round, those plans stay: the tricks of the run were then read by
+sequential scans that grew with every card, and a 200-table run's PostgreSQL CPU climbed from
+0.3 to 0.9 of a core in its minute (docs/benchmarks.md, twenty-sixth sitting).
 """
 
 from __future__ import annotations
 
 import contextlib
 import statistics
+import subprocess
+import sys
 from pathlib import Path
 
 import psycopg
@@ -18,14 +27,27 @@ from django.conf import settings
 
 from lab.benchmarks.baseline import fresh_migrated, run_bench, vacuumed
 
+HISTORY = 2000  # past games in each fresh database (``--history``)
+HISTORY_PEOPLE = 300  # the past's players (none of them at the run's tables)
+
 
 def scale_pairs(
-    *, tables: int, pairs: int, seconds: float, ramp: float, think_spread: float, write
+    *,
+    tables: int,
+    pairs: int,
+    seconds: float,
+    ramp: float,
+    think_spread: float,
+    write,
+    history: int = HISTORY,
 ) -> dict:
-    """``pairs`` times: ``2 * tables`` tables on two servers, then ``tables`` on one; each
-    run's figures, each pair's p99 ratio, their median and the ratio of the medians."""
+    """``pairs`` times: ``2 * tables`` tables on two servers, then ``tables`` on one, each
+    on a database with ``history`` past games; each run's figures, each pair's p99 ratio,
+    their median and the ratio of the medians."""
     if pairs < 1:
         raise ValueError("--pairs must be at least 1")
+    if history < 0:
+        raise ValueError("--history is a number of games, 0 or more")
     directory = Path(settings.BASE_DIR)
     database = f"{settings.DATABASES['default']['NAME']}_scale"
     common = ["--mode", "realistic", "--seconds", str(seconds), "--ramp", str(ramp)]
@@ -34,6 +56,7 @@ def scale_pairs(
     for number in range(pairs):
         for side, servers in (("two", 2), ("one", 1)):
             env = fresh_migrated(directory, database)
+            seeded(directory, env, history)
             vacuumed(env["DATABASE_URL"])
             checkpointed(env["DATABASE_URL"])
             args = ["--tables", str(tables * servers), "--servers", str(servers), *common]
@@ -47,6 +70,18 @@ def scale_pairs(
                 f"load {run['load_mean']}"
             )
     return {"tables": tables, "runs": runs, **pair_figures(runs)}
+
+
+def seeded(directory: Path, env: dict, games: int) -> None:
+    """Give the fresh database ``games`` finished games of a past (the same ones each time:
+    a fixed seed), rated, so that it is planned and timed as a site that has been played on."""
+    if not games:
+        return
+    command = [sys.executable, "manage.py", "seed_scale", "--games", str(games)]
+    command += ["--people", str(HISTORY_PEOPLE), "--seed", "31", "--prefix", "past", "-v", "0"]
+    done = subprocess.run(command, cwd=directory, env=env, capture_output=True, text=True)
+    if done.returncode:
+        raise RuntimeError(f"seed_scale failed:\n{done.stderr[-3000:]}")
 
 
 def checkpointed(database_url: str) -> None:

@@ -1,6 +1,9 @@
 """``bench_tables --pairs``: twice the tables on two servers against the tables on one, each
 run on a database made afresh (docs/benchmarks.md, twenty-second sitting)."""
 
+import subprocess
+from pathlib import Path
+
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
@@ -37,6 +40,9 @@ def test_every_run_starts_on_a_database_made_afresh(monkeypatch):
             done.append(("fresh", database)) or {"DATABASE_URL": f"postgres:///{database}"}
         ),
     )
+    monkeypatch.setattr(
+        scaling, "seeded", lambda directory, env, games: done.append(("seeded", games))
+    )
     monkeypatch.setattr(scaling, "vacuumed", lambda url: done.append(("vacuumed", url)))
     monkeypatch.setattr(scaling, "checkpointed", lambda url: done.append(("checkpoint", url)))
     p99s = iter([50.0, 20.0, 30.0, 25.0])
@@ -53,7 +59,7 @@ def test_every_run_starts_on_a_database_made_afresh(monkeypatch):
     database = done[0][1]
     assert database.endswith("_scale")
     url = f"postgres:///{database}"
-    one_run = [("fresh", database), ("vacuumed", url), ("checkpoint", url)]
+    one_run = [("fresh", database), ("seeded", 2000), ("vacuumed", url), ("checkpoint", url)]
     two_servers = [*one_run, ("run", ["--tables", "200", "--servers", "2"])]
     one_server = [*one_run, ("run", ["--tables", "100", "--servers", "1"])]
     assert done == (two_servers + one_server) * 2
@@ -75,3 +81,39 @@ def test_laps_are_only_for_a_run_of_this_commit_s_own_servers():
     for other in (["--pairs", "1"], ["--baseline", "HEAD"], ["--url", "ws://127.0.0.1:1"]):
         with pytest.raises(CommandError, match="--laps is for a run"):
             call_command("bench_tables", "--laps", *other)
+
+
+def test_each_fresh_database_is_given_the_same_past_by_the_site_s_own_seeder(monkeypatch):
+    """A run on empty tables runs on plans made for empty tables (twenty-sixth sitting)."""
+    calls = []
+
+    def run(command, **kwargs):
+        calls.append((command, kwargs))
+        return subprocess.CompletedProcess(command, 0, "", "")
+
+    monkeypatch.setattr(scaling.subprocess, "run", run)
+    env = {"DATABASE_URL": "postgres:///coins_scale"}
+    scaling.seeded(Path("/site"), env, 0)
+    assert calls == []  # --history 0: no past
+    scaling.seeded(Path("/site"), env, 2000)
+    scaling.seeded(Path("/site"), env, 2000)
+    (command, kwargs), again = calls
+    assert command[1:5] == ["manage.py", "seed_scale", "--games", "2000"]
+    assert "--seed" in command and again[0] == command  # the same past every time
+    assert kwargs["cwd"] == Path("/site") and kwargs["env"] is env
+
+    def fails(command, **kwargs):
+        return subprocess.CompletedProcess(command, 1, "", "no database")
+
+    monkeypatch.setattr(scaling.subprocess, "run", fails)
+    with pytest.raises(RuntimeError, match="no database"):
+        scaling.seeded(Path("/site"), env, 10)
+
+
+def test_a_history_is_for_pairs_only_and_never_negative():
+    with pytest.raises(CommandError, match="--history is for --pairs"):
+        call_command("bench_tables", "--history", "10")
+    with pytest.raises(ValueError, match="--history"):
+        scaling.scale_pairs(
+            tables=1, pairs=1, seconds=1, ramp=0, think_spread=0, write=print, history=-1
+        )

@@ -14,7 +14,7 @@ from django.db import connection
 from games.engine.bots import LEVELS
 from games.table.options import QUICK_PLAY_BOT
 from lab.benchmarks.baseline import FIGURES, compare
-from lab.benchmarks.scaling import scale_pairs
+from lab.benchmarks.scaling import HISTORY, scale_pairs
 from lab.benchmarks.tables import benchmark
 
 
@@ -85,6 +85,13 @@ class Command(BaseCommand):
             help="run N pairs: twice --tables on two servers, then --tables on one, each run "
             "on a database made afresh; print the ratios of their p99",
         )
+        parser.add_argument(
+            "--history",
+            type=int,
+            metavar="GAMES",
+            help="with --pairs: finished games seeded into each fresh database before its run "
+            "(default 2000; 0 for none), so that PostgreSQL plans as for a site played on",
+        )
 
     def handle(
         self,
@@ -108,12 +115,15 @@ class Command(BaseCommand):
             raise CommandError("--think-spread is a share of the thinking time, from 0 to 1.")
         if laps and (options["pairs"] is not None or options["baseline"] or url):
             raise CommandError("--laps is for a run of this commit's own servers.")
+        if options["history"] is not None and options["pairs"] is None:
+            raise CommandError("--history is for --pairs (a database made afresh per run).")
         if options["pairs"] is not None:
             if options["baseline"] or url or servers != 1:
                 raise CommandError(
                     "--pairs runs its own servers: no --baseline, --url or --servers."
                 )
-            return self.scaling(tables, options["pairs"], seconds, ramp, think_spread)
+            history = HISTORY if options["history"] is None else options["history"]
+            return self.scaling(tables, options["pairs"], seconds, ramp, think_spread, history)
         if options["baseline"]:
             return self.side_by_side(
                 options["baseline"], options["rounds"], tables, mode, seconds, think_spread
@@ -170,7 +180,13 @@ class Command(BaseCommand):
         self.stdout.write(json.dumps(figures))
 
     def scaling(
-        self, tables: int, pairs: int, seconds: float, ramp: float, think_spread: float
+        self,
+        tables: int,
+        pairs: int,
+        seconds: float,
+        ramp: float,
+        think_spread: float,
+        history: int,
     ) -> None:
         """Twice the tables on two servers against the tables on one, in pairs."""
         if "DATABASE_URL" not in os.environ or "REDIS_URL" not in os.environ:
@@ -183,6 +199,7 @@ class Command(BaseCommand):
                 ramp=ramp,
                 think_spread=think_spread,
                 write=self.stdout.write,
+                history=history,
             )
         except (ValueError, RuntimeError) as error:
             raise CommandError(str(error)) from error
