@@ -260,10 +260,15 @@ def _play_for_absent(rows: MoveRows, seat: Seat) -> None:
 
 
 def _look_at_idle(table: Table, seat: Seat, now: datetime) -> None:
-    """A person at a table with no clock has not played for ``IDLE_CHECK``. Still here
-    (their page is open): look again later. Gone: with other people at the table, a bot
+    """A person at a table with no clock has not played for ``IDLE_CHECK`` (a look set at
+    an earlier turn, before that, only looks again once it is). Still here (their page is
+    open): look again later. Gone: with other people at the table, a bot
     takes the seat; alone with bots, the game is abandoned (and leaves the lobby)."""
     game = table.game
+    idle_from = game.updated_at + IDLE_CHECK  # the look was set at an earlier turn
+    if idle_from > now:
+        check_again(game, idle_from)
+        return
     fresh = now - STALE_AFTER
     present = Presence.objects.filter(game=game, user_id=seat.user_id, seen_at__gte=fresh)
     if present.exists():

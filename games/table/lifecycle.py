@@ -230,8 +230,20 @@ def schedule(
             announce_turn(game, seat)
     else:
         game.turn_deadline = None
-        game.due_at = now + IDLE_CHECK
+        if not idle_check_pending(game, now):
+            game.due_at = now + IDLE_CHECK
     transaction.on_commit(partial(alarm.wake_for, game.due_at))  # a runner asleep past it
+
+
+def idle_check_pending(game: Game, now: datetime) -> bool:
+    """Whether a look at the table is already due within ``IDLE_CHECK``: a person's next
+    turn then leaves it where it is. ``due_at`` is indexed, so a card that moved it could
+    never be a HOT update of the game row (every index of the table took a new entry with
+    every card); a look that comes before the person's ten minutes are up looks again then
+    (``flow._look_at_idle``). A game not yet under way has none: what is due then is a
+    waiting table's check, not a turn's."""
+    pending = game.due_at is not None and now < game.due_at <= now + IDLE_CHECK
+    return bool(game.moves) and pending
 
 
 def announce_turn(game: Game, seat: Seat) -> None:

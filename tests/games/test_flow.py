@@ -486,3 +486,45 @@ def test_a_board_read_just_before_a_move_shows_the_game_as_its_row_says(alice):
     assert Game.objects.get(pk=game.pk).moves > stale.moves
     state = game_load(stale).state  # still the first hand: 48 cards dealt
     assert 48 - sum(len(hand) for hand in state.hands) == stale.moves
+
+
+def lowest_card(game: Game, seat: int) -> str:
+    return CARD_CODES[min(game_load(Game.objects.get(pk=game.pk)).state.hands[seat])]
+
+
+def test_a_person_s_next_turns_leave_the_idle_check_where_it_is(alice, settings):
+    """``due_at`` is indexed: a card that moved it could never be a HOT update of the game
+    row. With the bots answering at once, alice's turns come one after another and the look
+    at the table set at the first stays put."""
+    settings.COINS_BOT_PAUSE = 0
+    game = services.game_create(creator=alice, target=10, seat_kinds=["me", "random", "random"])
+    game = wait_for_turn(game, 0)
+    flow.play_card(game_id=game.pk, user=alice, card=lowest_card(game, 0))
+    first = Game.objects.get(pk=game.pk)
+    assert first.to_play == 0 and first.turn_deadline is None
+    assert timedelta(minutes=9) < first.due_at - timezone.now() <= lifecycle.IDLE_CHECK
+    flow.play_card(game_id=game.pk, user=alice, card=lowest_card(game, 0))
+    second = Game.objects.get(pk=game.pk)
+    assert second.moves > first.moves and second.updated_at > first.updated_at
+    assert second.due_at == first.due_at
+
+
+def test_a_look_set_at_an_earlier_turn_waits_ten_minutes_from_the_last_card(alice, settings):
+    """Alice played her last card nine minutes after the look was set: when it falls due she
+    has not been idle ten minutes, so nothing happens but a later look; then, still gone,
+    the game is abandoned."""
+    settings.COINS_BOT_PAUSE = 0
+    game = services.game_create(creator=alice, target=10, seat_kinds=["me", "random", "random"])
+    game = wait_for_turn(game, 0)
+    look = Game.objects.get(pk=game.pk).due_at
+    last_card = look - timedelta(minutes=1)
+    Game.objects.filter(pk=game.pk).update(updated_at=last_card)
+
+    assert flow.run_due(game.pk, now=look + timedelta(seconds=1)).cards == 0
+    game = Game.objects.get(pk=game.pk)
+    assert game.is_running and not Seat.objects.get(game=game, number=0).stand_in
+    assert game.due_at == last_card + lifecycle.IDLE_CHECK
+
+    assert flow.run_due(game.pk, now=game.due_at + timedelta(seconds=1)).cards == 0
+    game = Game.objects.get(pk=game.pk)
+    assert game.status == Game.Status.ABANDONED and game.abandoned_by == 0
