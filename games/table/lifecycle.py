@@ -236,13 +236,14 @@ def schedule(
 
 
 def idle_check_pending(game: Game, now: datetime) -> bool:
-    """Whether a look at the table is already due within ``IDLE_CHECK``: a person's next
-    turn then leaves it where it is. ``due_at`` is indexed, so a card that moved it could
-    never be a HOT update of the game row (every index of the table took a new entry with
-    every card); a look that comes before the person's ten minutes are up looks again then
-    (``flow._look_at_idle``). A game not yet under way has none: what is due then is a
-    waiting table's check, not a turn's."""
-    pending = game.due_at is not None and now < game.due_at <= now + IDLE_CHECK
+    """Whether the table holds an idle check set at a person's earlier turn, at most half of
+    ``IDLE_CHECK`` ago: a person's next turn then leaves it where it is. ``due_at`` is
+    indexed, so a card that moved it could never be a HOT update of the game row (every
+    index of the table took a new entry with every card); a look that comes before the
+    person's ten minutes are up looks again then (``flow._look_at_idle``). Anything due
+    sooner is not such a check (a bot's pause, a search bot's lease, a waiting table's look)
+    and neither is anything at a game not yet under way."""
+    pending = game.due_at is not None and now + IDLE_CHECK / 2 < game.due_at <= now + IDLE_CHECK
     return bool(game.moves) and pending
 
 

@@ -528,3 +528,16 @@ def test_a_look_set_at_an_earlier_turn_waits_ten_minutes_from_the_last_card(alic
     assert flow.run_due(game.pk, now=game.due_at + timedelta(seconds=1)).cards == 0
     game = Game.objects.get(pk=game.pk)
     assert game.status == Game.Status.ABANDONED and game.abandoned_by == 0
+
+
+def test_only_a_recent_idle_check_of_a_game_under_way_is_left_where_it_is():
+    now, idle = timezone.now(), lifecycle.IDLE_CHECK
+
+    def kept(due_at, moves=5) -> bool:
+        return lifecycle.idle_check_pending(Game(moves=moves, due_at=due_at), now)
+
+    assert kept(now + idle) and kept(now + idle * 0.6)
+    assert not kept(now + idle * 0.4)  # set over five minutes ago: moved on to the new turn
+    assert not kept(now + timedelta(seconds=1))  # a bot's pause or a search bot's lease
+    assert not kept(now - timedelta(seconds=1)) and not kept(None)
+    assert not kept(now + idle, moves=0)  # a waiting table's look, not a turn's
