@@ -90,7 +90,7 @@ class Command(BaseCommand):
             type=int,
             metavar="GAMES",
             help="with --pairs: finished games seeded into each fresh database before its run "
-            "(default 2000; 0 for none), so that PostgreSQL plans as for a site played on",
+            f"(default {HISTORY}; 0 for none), so that PostgreSQL plans as for a site played on",
         )
 
     def handle(
