@@ -1,12 +1,20 @@
 """Read-only questions about accounts that the rest of the site asks.
 
-Both functions read ``user.profile`` through Django's related-object cache: no query when the
+They read the user's profile through Django's related-object cache: no query when the
 profile was ``select_related`` or already read during the request, one query otherwise (the
-answer, including "no profile", is then cached on that user instance).
+answer, including "no profile", is then cached on that user instance, as ``user.profile``
+caches it). That one query is a statement written once (``common.kept_rows``): every socket
+opening and most pages ask for the viewer's language, and the ORM's reverse one-to-one lookup
+cost 3% of a server's CPU per socket opened (docs/benchmarks.md, twenty-seventh sitting).
 """
 
+from functools import cache
+
 from django.conf import settings
-from django.core.exceptions import ObjectDoesNotExist
+from django.contrib.auth import get_user_model
+from django.db import connection
+
+from common.kept_rows import column, column_list, row_instance, table_name
 
 from .models import Profile
 
@@ -15,10 +23,31 @@ def cached_profile(user) -> Profile | None:
     """The user's profile, or ``None`` for anonymous users and users without one."""
     if user is None or not getattr(user, "is_authenticated", False):
         return None
+    related = get_user_model().profile.related
     try:
-        return user.profile
-    except (ObjectDoesNotExist, AttributeError):
+        if not related.is_cached(user):
+            related.set_cached_value(user, _profile_row(user))
+        return related.get_cached_value(user)
+    except AttributeError:  # not a model instance (a stand-in user)
         return None
+
+
+def _profile_row(user) -> Profile | None:
+    """The user's profile row (with ``profile.user`` cached), or None."""
+    with connection.cursor() as cursor:
+        cursor.execute(_profile_lookup(connection.vendor), [user.pk])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    profile = row_instance(Profile, connection, row)
+    Profile.user.field.set_cached_value(profile, user)
+    return profile
+
+
+@cache
+def _profile_lookup(vendor: str) -> str:
+    key = column(Profile, "user")
+    return f"SELECT {column_list(Profile)} FROM {table_name(Profile)} WHERE {key} = %s"
 
 
 def public_name(user) -> str:

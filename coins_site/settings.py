@@ -91,6 +91,9 @@ MIDDLEWARE = [
     "axes.middleware.AxesMiddleware",  # last: turns a lockout into its page
 ]
 
+# Django's database sessions, read by a statement written once (accounts/sessions.py).
+SESSION_ENGINE = "accounts.sessions"
+
 # Accounts under attack (docs/operations.md, "Accounts under attack"). Log-in lock-out
 # (django-axes) is per account AND address: 5 wrong passwords for one account from one
 # address pause that pair for 15 minutes; the same account from elsewhere still logs in. On

@@ -82,3 +82,47 @@ def test_the_admin_shows_the_profile_inline_and_on_its_own(client, ana):
     assert response.status_code == 302
     assert Profile.objects.filter(user__username="cleo").count() == 1
     assert client.get(reverse("admin:accounts_profile_changelist")).status_code == 200
+
+
+def test_the_profile_read_is_the_orms_field_by_field(ana, django_user_model):
+    """The profile read by its written-once statement is what ``user.profile`` reads: every
+    field, converted the same way (dates, booleans, text), and cached both ways."""
+    Profile.objects.filter(user=ana).update(
+        display_name="Ana G.", language="es", turn_sound=True, is_bot=True
+    )
+    from accounts.selectors import cached_profile
+
+    user = django_user_model.objects.get(pk=ana.pk)
+    kept = cached_profile(user)
+    orm = Profile.objects.get(user=ana)
+    for field in Profile._meta.concrete_fields:
+        assert getattr(kept, field.attname) == getattr(orm, field.attname), field.name
+        assert type(getattr(kept, field.attname)) is type(getattr(orm, field.attname))
+    assert user.profile is kept and kept.user is user
+    assert kept._state.adding is False and kept._state.db == "default"
+
+
+def test_a_missing_profile_is_read_once_and_cached_as_the_orm_caches_it(
+    ana, django_user_model, django_assert_num_queries
+):
+    from django.core.exceptions import ObjectDoesNotExist
+
+    from accounts.selectors import cached_profile
+
+    Profile.objects.filter(user=ana).delete()
+    user = django_user_model.objects.get(pk=ana.pk)
+    with django_assert_num_queries(1):
+        assert cached_profile(user) is None
+        assert cached_profile(user) is None
+        with pytest.raises(ObjectDoesNotExist):
+            user.profile  # noqa: B018 (the ORM's own answer for "none", from the cache)
+
+
+def test_a_request_users_profile_is_read_through_the_lazy_user(client, ana):
+    """Pages see their user through a lazy object: the cache lands on the user behind it."""
+    Profile.objects.filter(user=ana).update(language="fr")
+    client.force_login(ana)
+    response = client.get(reverse("home"))
+    assert response.status_code == 200
+    assert response.wsgi_request.user.profile.language == "fr"
+    assert response.headers["Content-Language"] == "fr"
