@@ -19,8 +19,8 @@ if not settings.DEBUG and settings.SECRET_KEY == settings.DEVELOPMENT_SECRET_KEY
         "(or DJANGO_DEBUG=1 on a development machine)."
     )
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.sessions import SessionMiddlewareStack  # noqa: E402
 
 from coins_site.address_rate import AddressRateGuard  # noqa: E402
 from coins_site.http_slots import HttpSlots  # noqa: E402
@@ -52,7 +52,10 @@ application = ForwardedClient(
                 {
                     "http": HttpSlots(django_asgi_app),
                     "websocket": SameOriginValidator(
-                        AuthMiddlewareStack(URLRouter(websocket_urlpatterns + tournament_sockets))
+                        # each route reads its user itself (games/, tournaments/routing.py)
+                        SessionMiddlewareStack(
+                            URLRouter(websocket_urlpatterns + tournament_sockets)
+                        )
                     ),
                 }
             )

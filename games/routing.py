@@ -3,7 +3,9 @@
 from django.urls import path
 
 from games.realtime.consumers import TableConsumer
+from games.realtime.socket_auth import UserReadOnOpening
 
 websocket_urlpatterns = [
-    path("ws/games/<int:game_id>/", TableConsumer.as_asgi()),
+    # the user is read in the socket's first hop (games/realtime/socket_auth.py)
+    path("ws/games/<int:game_id>/", UserReadOnOpening(TableConsumer.as_asgi())),
 ]

@@ -77,8 +77,7 @@ class TableConsumer(RidesOutLayerOutages, ChatSocket, ReactionSocket, AsyncWebso
 
     async def connect(self):
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
-        self.user = self.scope.get("user")
-        self.viewer = "member" if self.user and self.user.is_authenticated else "anonymous"
+        self.user = self.scope.get("user")  # read in the first hop (``socket_opening``)
         self.sent_moves, self.sent_status = -1, ""
         self.left, self.seated, self.grouped = False, False, []
         self.present = False  # whether this socket has a presence row
@@ -94,8 +93,9 @@ class TableConsumer(RidesOutLayerOutages, ChatSocket, ReactionSocket, AsyncWebso
         # the context) all render in the viewer's language. Every board this socket sends
         # is rendered with its request: the viewer's own.
         language, self.request, opened = await in_db_thread(socket_opening)(
-            self.game_id, self.user, self.scope
+            self.game_id, self.scope
         )
+        self.viewer = "member" if self.user and self.user.is_authenticated else "anonymous"
         translation.activate(language)
         refusal, self.seed, self.invite = opened
         if refusal is not None:

@@ -18,6 +18,7 @@ from common.once import RenderedOnce
 from games.board.render import render_board, socket_request, viewer_context
 from games.models import Game
 from games.realtime.push import notices_kept
+from games.realtime.socket_auth import read_user
 from games.table import flow
 from games.table.invites import HiddenTable, invite_of, table_for
 from games.table.lifecycle import game_after_writers
@@ -73,10 +74,11 @@ def socket_language(user, scope) -> str:
     return translation.get_language_from_request(handshake)
 
 
-def socket_opening(game_id: int, user, scope: dict) -> tuple[str, object, tuple]:
-    """What an opening socket needs first, in one thread hop: its viewer's language, the
-    request its boards are rendered with (``socket_request``) and ``access``."""
-    language = socket_language(user, scope)
+def socket_opening(game_id: int, scope: dict) -> tuple[str, object, tuple]:
+    """What an opening socket needs first, in one thread hop: its viewer (``read_user``),
+    their language, the request its boards are rendered with (``socket_request``) and
+    ``access``."""
+    language = socket_language(read_user(scope), scope)
     with translation.override(language):
         request = socket_request(scope, game_id)
         return language, request, access(game_id, request)
