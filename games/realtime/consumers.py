@@ -88,14 +88,19 @@ class TableConsumer(RidesOutLayerOutages, ChatSocket, ReactionSocket, AsyncWebso
             per_second=settings.COINS_SOCKET_RATE,
             tokens=settings.COINS_SOCKET_BURST,
         )
-        # Who the viewer is and whether they may watch, in one thread hop. The language is
-        # set in this socket's own context: its handlers and database threads (which copy
-        # the context) all render in the viewer's language. Every board this socket sends
-        # is rendered with its request: the viewer's own.
-        language, self.request, opened = await in_db_thread(socket_opening)(
-            self.game_id, self.scope
-        )
-        self.viewer = "member" if self.user and self.user.is_authenticated else "anonymous"
+        # The table's group is joined first: no update falls between it and the first board.
+        self.group = group_name(self.game_id)
+        await self.join_groups(viewer_known=False)
+        try:
+            language, opened, first = await in_db_thread(self.open_and_arrive)()
+        except TooManySockets as refusal:
+            log.info("Socket of table %s refused: too many (%s)", self.game_id, refusal.reason)
+            throttled("sockets")
+            await self.accept()  # accepted first, so the page hears why
+            await self.close(code=CLOSE_TOO_MANY_SOCKETS)
+            return
+        # The language is set in this socket's own context: its handlers and database
+        # threads (which copy the context) all render in the viewer's language.
         translation.activate(language)
         refusal, self.seed, self.invite = opened
         if refusal is not None:
@@ -103,21 +108,27 @@ class TableConsumer(RidesOutLayerOutages, ChatSocket, ReactionSocket, AsyncWebso
             await self.accept()
             await self.close(code=refusal)
             return
-        self.group = group_name(self.game_id)
-        await self.join_groups()
+        await self.join_groups()  # the viewer's own group (their log-outs), now they are known
         await self.accept()
-        try:
-            board, chat = await in_db_thread(self.arrive)()
-        except TooManySockets as refusal:
-            log.info("Socket of table %s refused: too many (%s)", self.game_id, refusal.reason)
-            throttled("sockets")
-            await self.close(code=CLOSE_TOO_MANY_SOCKETS)
-            return
+        board, chat = first
         self.presence_task = asyncio.create_task(self._keep_presence())
         await self.show_board(board)
         await self.send_chat(*chat)
         if self.presence["sockets"] > 1:  # alone at the table: no one to tell
             presence_changed(self.game_id, self.group)
+
+    def open_and_arrive(self) -> tuple[str, tuple, tuple | None]:
+        """In a database thread, the socket's one hop as it opens: who the viewer is, their
+        language, the request its boards are rendered with (the viewer's own) and whether
+        they may watch (``socket_opening``); then, if they may, ``arrive``. Return the
+        language, the access and what ``arrive`` returns (None if refused)."""
+        language, self.request, opened = socket_opening(self.game_id, self.scope)
+        self.viewer = "member" if self.user and self.user.is_authenticated else "anonymous"
+        if opened[0] is not None:
+            return language, opened, None
+        self.seed = opened[1]
+        with translation.override(language):
+            return language, opened, self.arrive()
 
     def arrive(self) -> tuple[tuple, tuple[str, int]]:
         """In a database thread: note the socket at the table (``presence_join``: it may
@@ -134,14 +145,15 @@ class TableConsumer(RidesOutLayerOutages, ChatSocket, ReactionSocket, AsyncWebso
         board = render_for(self.game_id, self.seed, self.request, None, self.presence, first=True)
         return board, self.chat_opening(seated=board[3], shown=shown_chat(self.scope))
 
-    async def join_groups(self):
-        """Join the table's group (its updates) and the viewer's (their log-outs).
+    async def join_groups(self, viewer_known: bool = True):
+        """Join the table's group (its updates) and the viewer's (their log-outs; once
+        ``viewer_known``: their session is read in the socket's first hop).
 
         With the channel layer down (Redis restarting) the socket still opens: its page
         asks for news after a silence, and the groups are joined again then.
         """
         groups = [self.group]
-        if self.user is not None and self.user.is_authenticated:
+        if viewer_known and self.user is not None and self.user.is_authenticated:
             groups.append(user_group(self.user.pk))
         try:
             for group in groups:
@@ -182,7 +194,10 @@ class TableConsumer(RidesOutLayerOutages, ChatSocket, ReactionSocket, AsyncWebso
 
     async def layer_back(self, event):
         """The channel layer answers again after an outage: rejoin the groups and show
-        whatever happened meanwhile."""
+        whatever happened meanwhile (nothing for a socket refused or gone: its group was
+        joined before the access check)."""
+        if not self.present:
+            return
         self.grouped = []
         await self.join_groups()
         await self.send_board_if_newer()

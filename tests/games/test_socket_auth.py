@@ -92,3 +92,42 @@ def test_read_user_reads_once_and_keeps_a_user_already_there(alice, django_asser
     assert read_user({"user": alice}) is alice  # a user put in the scope stays
     anonymous = {"session": SessionStore(), "user": UserLazyObject()}
     assert isinstance(read_user(anonymous)._wrapped, AnonymousUser)
+
+
+@sockets
+async def test_a_socket_opens_in_one_database_hop(alice, monkeypatch):
+    """Who the viewer is, their language, their access, their presence row, the first board
+    and the chat panel: one hop to a database thread as the socket opens (each hop costs the
+    server's loop a thread's round trip, in the waves of openings as games end together)."""
+    from games.realtime import consumers
+
+    hops = []
+
+    def counted(function, *args, **kwargs):
+        hops.append(getattr(function, "__name__", repr(function)))
+        return real(function, *args, **kwargs)
+
+    real = consumers.in_db_thread
+    monkeypatch.setattr(consumers, "in_db_thread", counted)
+    game = await db(services.game_quick_play)(user=alice)
+    socket = with_cookie(Client(game.pk), await db(session_of)(alice))
+    assert (await socket.connect())[0]
+    assert can_play(await socket.board_where(lambda frame: True))
+    assert hops == ["open_and_arrive"]
+    await socket.close()
+
+
+@pytest.mark.asyncio
+async def test_a_socket_that_is_not_at_its_table_ignores_the_layer_coming_back():
+    """A refused socket joined its table's group before the access check: when the channel
+    layer comes back it shows nothing (no board of a table it may not watch)."""
+    from games.realtime.consumers import TableConsumer
+
+    consumer = TableConsumer()
+    consumer.present = False
+
+    async def must_not_run(*args, **kwargs):
+        raise AssertionError("a refused socket rejoined its groups or sent a board")
+
+    consumer.join_groups = consumer.send_board_if_newer = must_not_run
+    await consumer.layer_back({"type": "layer.back"})
