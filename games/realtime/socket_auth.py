@@ -5,8 +5,8 @@ Channels' ``AuthMiddleware`` reads the session and the user before the consumer 
 thread hop of their own (and through asgiref's one thread-sensitive thread, shared by every
 socket opening at once). A table socket's ``connect`` hops to a database thread anyway
 (``socket_opening``: the language, the request and the access check), so the user is read
-there: one hop fewer per socket opened, which is what a game's turnover costs most
-(docs/benchmarks.md, issue 31). The reading itself is Channels' own (``get_user``: the
+there: one hop fewer per socket opened, a cost of every game's turnover (docs/benchmarks.md,
+issue 31). The reading itself is Channels' own (``get_user``: the
 session's user, its backend, the session hash), unchanged.
 """
 
