@@ -176,14 +176,17 @@ def person_card(
     return result
 
 
-def run_due(game_id: int, now: datetime | None = None) -> Literal[False] | Served | Thinking:
+def run_due(
+    game_id: int, now: datetime | None = None, locked: Game | None = None
+) -> Literal[False] | Served | Thinking:
     """Do what the table's schedule says is due now: one bot card (all due bots without a
     pause), a card for a person whose clock ran out, a look at a person who has not played
     for ``IDLE_CHECK``, or the aftermath of a finished game (its rating). Return False if
     nothing was due (another process did it, or the game moved), a ``Thinking`` for a search
-    bot, else what was ``Served``.
+    bot, else what was ``Served``. ``locked``: the game's row as the caller's transaction
+    locked it (``locked_table``).
     """
-    with locked_table(game_id) as table:
+    with locked_table(game_id, locked=locked) as table:
         game = table.game
         now = now or timezone.now()
         if game.due_at is None or game.due_at > now:

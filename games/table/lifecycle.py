@@ -122,11 +122,17 @@ class Table:
 
 
 @contextmanager
-def locked_table(game_id: int, skip_channel: str = "") -> Iterator[Table]:
+def locked_table(
+    game_id: int, skip_channel: str = "", locked: Game | None = None
+) -> Iterator[Table]:
     """``with locked_table(game_id) as table:`` lock, load, change, write, tell. An exception
-    inside leaves the table as it was."""
-    with transaction.atomic():
-        table = Table(locked_game(game_id), skip_channel)
+    inside leaves the table as it was.
+
+    ``locked``: the game row as the caller's transaction locked it (a runner's claim): not
+    read again, and no savepoint of its own (two round trips): an exception inside rolls
+    the caller's whole transaction back."""
+    with transaction.atomic(savepoint=locked is None):
+        table = Table(locked or locked_game(game_id), skip_channel)
         yield table
         table.finish()
 

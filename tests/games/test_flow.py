@@ -252,14 +252,17 @@ def test_a_game_whose_due_work_fails_waits_and_the_others_are_served(alice, bob,
     Game.objects.filter(pk=fine.pk).update(due_at=timezone.now() - timedelta(seconds=1))
     real = flow.run_due
 
-    def run_due(game_id, now=None):
+    def run_due(game_id, now=None, locked=None):
         if game_id == broken.pk:
+            Game.objects.filter(pk=game_id).update(to_play=2, moves=5)  # half done, then:
             raise RuntimeError("corrupt rows")
-        return real(game_id, now)
+        return real(game_id, now, locked)
 
     monkeypatch.setattr(flow, "run_due", run_due)
     assert runner.claim_and_run() == broken.pk
-    assert Game.objects.get(pk=broken.pk).due_at > timezone.now() + timedelta(seconds=20)
+    after = Game.objects.get(pk=broken.pk)
+    assert after.due_at > timezone.now() + timedelta(seconds=20)
+    assert (after.to_play, after.moves) == (broken.to_play, 0)  # the half-done work undone
     assert runner.claim_and_run() == fine.pk  # served, not stuck behind the broken one
 
 
@@ -273,7 +276,7 @@ def test_a_claim_says_whether_another_game_is_due_so_the_runner_looks_no_more(
 
     from games.table import runner
 
-    def run_due(game_id, now=None):
+    def run_due(game_id, now=None, locked=None):
         Game.objects.filter(pk=game_id).update(due_at=None)
 
     monkeypatch.setattr(flow, "run_due", run_due)
@@ -392,16 +395,20 @@ def test_a_claimed_game_is_skipped_by_another_runner_that_takes_the_next(alice, 
         with CaptureQueriesContext(connection) as reads:
             mine = runner._claim_due(timezone.now())
         assert len(reads.captured_queries) == 1
-        assert mine[0] == first.pk and mine[2] is True
-        assert abs(mine[1] - (timezone.now() - timedelta(seconds=5))) < timedelta(seconds=2)
+        game, more = mine
+        assert game.pk == first.pk and more is True
+        # the whole row, as it is locked: the due work reads it no more
+        assert game == Game.objects.get(pk=first.pk)
+        assert game.seed == first.seed and game.status == Game.Status.IN_PROGRESS
+        assert abs(game.due_at - (timezone.now() - timedelta(seconds=5))) < timedelta(seconds=2)
         thread = threading.Thread(target=other_runner)
         thread.start()
         assert looked.wait(10)  # a runner that waited for our lock would never look
-        assert seen[0][0] == second.pk and seen[0][2] is True
+        assert seen[0][0].pk == second.pk and seen[0][1] is True
     held.set()
     thread.join()
     Game.objects.filter(pk=first.pk).update(due_at=None)
-    assert runner._claim_due(timezone.now())[0] == second.pk  # released: its turn now
+    assert runner._claim_due(timezone.now())[0].pk == second.pk  # released: its turn now
 
 
 def test_an_ended_game_stays_due_until_it_is_queued_for_rating(alice, monkeypatch):
