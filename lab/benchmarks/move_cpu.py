@@ -22,7 +22,7 @@ from django.utils import timezone
 from games.board.render import socket_request
 from games.models import Game
 from games.realtime.socket_calls import play_and_render, render_for
-from games.table import flow
+from games.table import flow, runner
 from games.table import seats as services
 from games.table.options import QUICK_PLAY_BOT
 from lab.benchmarks.tables import BOARD_MOVES, CARD, HAND
@@ -103,6 +103,62 @@ def measure(moves: int, bot: str = QUICK_PLAY_BOT, target: int = 10) -> dict:
             for kind, spent in by_kind.items()
         },
         "cards_by_kind": {kind: len(spent) for kind, spent in by_kind.items()},
+    }
+
+
+@override_settings(COINS_BOT_PAUSE=0.8, COINS_MAX_RUNNING_GAMES=10**6)
+def measure_runner(cards: int, bot: str = QUICK_PLAY_BOT, target: int = 10) -> dict:
+    """The CPU of a bot's card as the site plays it: bots pause, so a table runner serves
+    each of their cards (``runner.claim_and_run_next``: the claim, the card, the write and
+    what runs on commit), timed with the thread's clock. A new person plays against two
+    ``bot``s, each card as a socket plays it (not timed); each bot card is made due at once,
+    its pause skipped, and a finished game's aftermath is served untimed. The process plays
+    every card, so its copy of the game is fresh: as a runner serving the cards that its own
+    process's socket and runner played before them."""
+    user = get_user_model().objects.create_user(f"bench-runner-{secrets.token_hex(4)}")
+    scope, presence = _socket_scope(user), {"users": [user.pk], "anonymous": 0}
+    times: list[float] = []
+    walls: list[float] = []
+    games = 0
+    while len(times) < cards:
+        game = services.game_quick_play(user=user, bot=bot, target=target)
+        games += 1
+        request = socket_request(scope, game.pk)
+        board = _board(game.pk, request, presence)
+        while 'id="game-result"' not in board and len(times) < cards:
+            if 'data-your-turn="true"' in board:
+                card = CARD.findall(HAND.search(board).group(0))[0]
+                shown = int(BOARD_MOVES.search(board).group(1))
+                board = play_and_render(
+                    game.pk, request, card, "bench", presence, {}, game.seed, shown
+                )[0]
+                continue
+            moves = Game.objects.values_list("moves", flat=True).get(pk=game.pk)
+            Game.objects.filter(pk=game.pk).update(due_at=timezone.now() - timedelta(seconds=1))
+            started, wall = time.thread_time(), time.perf_counter()
+            served = runner.claim_and_run_next()
+            spent, waited = time.thread_time() - started, time.perf_counter() - wall
+            if served[0] != game.pk or Game.objects.get(pk=game.pk).moves != moves + 1:
+                raise RuntimeError(f"the runner served {served}, not one card of {game.pk}")
+            times.append(spent)
+            walls.append(waited)
+            board = _board(game.pk, request, presence)
+        while runner.claim_and_run_next()[0] == game.pk:  # its aftermath (queued rating)
+            pass
+    Game.objects.filter(seats__user=user).exclude(due_at=None).update(
+        status=Game.Status.ABANDONED, due_at=None
+    )  # the last game, cut short: no runner may serve it later
+    warm = times[len(times) // 10 :]
+    times.sort()
+    walls.sort()
+    return {
+        "cards": len(times),
+        "games": games,
+        "cpu_ms_mean": round(1000 * statistics.fmean(warm), 3),
+        "cpu_ms_p50": round(1000 * times[len(times) // 2], 3),
+        "cpu_ms_p90": round(1000 * times[int(len(times) * 0.9)], 3),
+        "wall_ms_p50": round(1000 * walls[len(walls) // 2], 3),
+        "wall_ms_p90": round(1000 * walls[int(len(walls) * 0.9)], 3),
     }
 
 

@@ -5,7 +5,7 @@ import json
 
 from django.core.management.base import BaseCommand
 
-from lab.benchmarks.move_cpu import measure
+from lab.benchmarks.move_cpu import measure, measure_runner
 
 
 class Command(BaseCommand):
@@ -14,8 +14,16 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--moves", type=int, default=600, help="cards to time")
         parser.add_argument("--rounds", type=int, default=3, help="runs; the median is kept")
+        parser.add_argument(
+            "--runner",
+            action="store_true",
+            help="time a bot's card as the site plays it instead: served by a table runner "
+            "after the bot's pause (--moves of them)",
+        )
 
-    def handle(self, *args, moves, rounds, **options):
+    def handle(self, *args, moves, rounds, runner, **options):
+        if runner:
+            return self.runner_cards(moves, rounds)
         runs = [measure(moves) for _ in range(rounds)]
         for run in runs:
             self.stdout.write(
@@ -23,6 +31,18 @@ class Command(BaseCommand):
                 f" p50 {run['cpu_ms_p50']} ms, p90 {run['cpu_ms_p90']} ms of CPU;"
                 f" wall p50 {run['wall_ms_p50']} ms, p90 {run['wall_ms_p90']} ms;"
                 f" CPU mean by kind {_by_kind(run)}"
+            )
+        middle = sorted(runs, key=lambda run: run["cpu_ms_mean"])[len(runs) // 2]
+        self.stdout.write(json.dumps(middle))
+
+
+    def runner_cards(self, cards: int, rounds: int) -> None:
+        runs = [measure_runner(cards) for _ in range(rounds)]
+        for run in runs:
+            self.stdout.write(
+                f"{run['cards']} bot cards served by the runner in {run['games']} games: mean"
+                f" {run['cpu_ms_mean']} ms, p50 {run['cpu_ms_p50']} ms, p90 {run['cpu_ms_p90']}"
+                f" ms of CPU; wall p50 {run['wall_ms_p50']} ms, p90 {run['wall_ms_p90']} ms"
             )
         middle = sorted(runs, key=lambda run: run["cpu_ms_mean"])[len(runs) // 2]
         self.stdout.write(json.dumps(middle))
