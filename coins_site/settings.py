@@ -346,8 +346,8 @@ COINS_LOOP_CARDS_AT_ONCE = int(os.environ.get("COINS_LOOP_CARDS_AT_ONCE", "1"))
 COINS_LOOP_TURN_WAIT = float(os.environ.get("COINS_LOOP_TURN_WAIT", "0.05"))
 COINS_LOOP_TURN_HOLD = float(os.environ.get("COINS_LOOP_TURN_HOLD", "0.005"))
 # The longest a table runner sleeps between looks at the schedule. It sleeps until the next
-# game is due, and its own process wakes it for a game due sooner (games/table/alarm.py), so
-# this only bounds how late it serves a game scheduled by another process that died.
+# game its own process scheduled is due (games/table/alarm.py), so this bounds how late a game
+# is served that was scheduled by a process that died or runs no runner.
 COINS_RUNNER_POLL = float(os.environ.get("COINS_RUNNER_POLL", "0.5"))
 # Threads (each with a database connection from the pool) per server process, by lane
 # (games/realtime/db_threads.py): sockets' own work, and the background loops beside it.

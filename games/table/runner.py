@@ -16,7 +16,6 @@ import asyncio
 import logging
 import os
 import time
-from datetime import datetime
 from functools import cache
 
 from django.conf import settings
@@ -26,7 +25,7 @@ from django.utils.module_loading import import_string
 
 from coins_site.monitoring import runner_lag
 from coins_site.operations import heartbeat
-from common.kept_rows import column, column_list, field_value, row_instance, table_name
+from common.kept_rows import column, column_list, row_instance, table_name
 from common.metrics import counted
 from games.models import Game
 from games.realtime.db_threads import in_background_thread, in_db_thread
@@ -119,6 +118,7 @@ async def run_due_tables(limit: int = RUN_LIMIT) -> int:
     """Serve due games until none is due (at most ``limit``); return how many were served."""
     served, more = 0, True
     while more and served < limit:
+        alarm.looking()
         outcome, more = await in_db_thread(claim_and_run_next)()
         if outcome is None:
             break
@@ -200,30 +200,13 @@ async def run_tables_forever() -> None:
             await asyncio.sleep(1)
 
 
-def next_due_at() -> datetime | None:
-    """When the schedule's earliest game is due (None if no game is). A statement written
-    once: every nap reads it, and the ORM's building of it cost more than the answer."""
-    db = connections[DEFAULT_DB_ALIAS]
-    with db.cursor() as cursor:
-        cursor.execute(_next_due_statement(db.vendor))
-        row = cursor.fetchone()
-    return None if row is None or row[0] is None else field_value(Game, "due_at", db, row[0])
-
-
-@cache
-def _next_due_statement(vendor: str) -> str:
-    due = column(Game, "due_at")
-    return f"SELECT MIN({due}) FROM {table_name(Game)} WHERE {due} IS NOT NULL"
-
-
 async def nap() -> None:
-    """Sleep until the next game is due, this process schedules one sooner, or
-    ``COINS_RUNNER_POLL`` seconds pass (games another process scheduled, if it died)."""
+    """Sleep until the next game this process scheduled is due, it schedules one sooner, or
+    ``COINS_RUNNER_POLL`` seconds pass (games another process scheduled, if it died):
+    ``games/table/alarm.py``. No statement: reading the whole schedule's earliest game woke
+    every process's runner for every game."""
     alarm.going_to_sleep()
-    due = await in_db_thread(next_due_at)()
-    poll = settings.COINS_RUNNER_POLL
-    seconds = poll if due is None else min(poll, (due - timezone.now()).total_seconds())
-    await alarm.sleep(seconds)
+    await alarm.sleep(alarm.seconds_to_next(settings.COINS_RUNNER_POLL))
 
 
 _started_in: int | None = None  # the process whose event loop runs this module's runner

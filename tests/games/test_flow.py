@@ -338,26 +338,6 @@ def test_a_runner_whose_pass_served_the_last_due_game_naps_before_it_looks_again
     assert events == ["look", "look", "nap", "look", "look", "look", "look", "nap"]
 
 
-def test_the_next_due_time_is_the_schedules_earliest(alice, bob):
-    """The nap's kept statement gives what the ORM's query gave: the earliest ``due_at``,
-    converted as the ORM converts it (SQLite keeps datetimes as text), None when nothing is
-    scheduled."""
-    from games.table import runner
-
-    first = services.game_create(creator=alice, target=10, seat_kinds=["me", "random", "random"])
-    second = services.game_create(creator=bob, target=10, seat_kinds=["me", "random", "random"])
-    Game.objects.update(due_at=None)
-    assert runner.next_due_at() is None
-    soon = timezone.now() + timedelta(seconds=7, microseconds=123)
-    Game.objects.filter(pk=first.pk).update(due_at=soon + timedelta(seconds=30))
-    Game.objects.filter(pk=second.pk).update(due_at=soon)
-    earliest = (
-        Game.objects.filter(due_at__isnull=False).order_by("due_at").values_list("due_at")[0][0]
-    )
-    assert runner.next_due_at() == earliest == soon
-    assert runner.next_due_at().tzinfo is not None
-
-
 @pytest.mark.skipif(
     connection.vendor != "postgresql",
     reason="SQLite serves every call in one thread: no other runner can look",
