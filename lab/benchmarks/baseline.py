@@ -212,7 +212,10 @@ def compare(*, rev: str, rounds: int, args: list[str], write, spread: float = 0.
             ):
                 started = time.monotonic()
                 vacuumed(env["DATABASE_URL"])
-                run = run_bench(directory, env, args, spread)
+                # Ours starts its games as the older commits' client does (from the
+                # benchmark's process), so both sides' servers do the same work.
+                side_args = [*args, "--quick-play", "direct"] if side == "ours" else args
+                run = run_bench(directory, env, side_args, spread)
                 retire_games(env["DATABASE_URL"])
                 runs[side].append(run)
                 write(

@@ -7,6 +7,7 @@ times how long until its socket shows the board after that move: the move-to-upd
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import re
 import secrets
@@ -16,12 +17,14 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import httpx
 import websockets
 from asgiref.sync import sync_to_async
 
+from games.engine.bots import LEVELS
 from games.models import Game
-from games.table import seats as services
 from games.table.options import QUICK_PLAY_BOT
+from games.table.seats import game_quick_play
 from lab.benchmarks.servers import DaphneServer, new_player, use_a_key_of_our_own
 from lab.benchmarks.table_figures import (
     card_lap_figures,
@@ -69,6 +72,7 @@ async def play_table(
     address: str = "127.0.0.1",
     target: int = 10,
     start_within: float = 0.0,
+    games_by_page: bool = True,
 ) -> None:
     """Play games at one table until the deadline, timing each move's update. ``address``
     is the person's (the benchmark's servers trust it as their proxy, as a site behind a
@@ -77,23 +81,75 @@ async def play_table(
     People do not all sit down in the same millisecond: each table starts at a random
     moment within one thinking time, else every table's 1 s timer would fire at once for
     the whole run and measure a burst of N simultaneous moves rather than N tables.
-    ``start_within`` spreads the starts wider (``ramp``).
+    ``start_within`` spreads the starts wider (``ramp``). Each game is started as the page's
+    "Play now" does, over HTTP (``games_by_page``), or else written by this process, as the
+    commits before the twenty-ninth sitting did (``--baseline`` runs so, both sides alike).
     """
     await asyncio.sleep(random.uniform(0, max(think, start_within)))
-    while time.monotonic() < deadline:
-        game = await sync_to_async(services.game_quick_play)(user=user, bot=bot, target=target)
-        # As the new game's page opens its socket: it shows the players' chat, empty.
-        path = f"/ws/games/{game.pk}/?chat=players.0"
-        async with person_socket(
-            base, path, session_key=session_key, address=address, origin=origin
-        ) as ws:
-            ws.game_id = game.pk
-            try:
-                if not await play_game(ws, think, deadline, tally):
-                    return
-            except TimeoutError:
+    async with page_client(base, session_key, address, origin) as http:
+        while time.monotonic() < deadline:
+            if games_by_page:
+                game_id = await quick_play(http, bot, target)
+            else:
+                game_id = (
+                    await sync_to_async(game_quick_play)(user=user, bot=bot, target=target)
+                ).pk
+            person = (session_key, address, origin)
+            if not await play_one(base, game_id, person, think, deadline, tally):
                 return
-        tally.games_finished += 1
+            tally.games_finished += 1
+
+
+LEVEL_OF_BOT = {level.bot: level.key for level in LEVELS}
+logging.getLogger("httpx").setLevel(logging.WARNING)  # not a line per game started
+GAME_ADDRESS = re.compile(r"/games/(\d+)/$")
+
+
+def page_client(
+    base: str, session_key: str, address: str, origin: str, transport=None
+) -> httpx.AsyncClient:
+    """The person's browser for pages on ``base``'s server: their session, a CSRF cookie
+    and its token (as the page's forms send them), their address behind the proxy."""
+    token = secrets.token_hex(16)  # an unmasked secret: 32 characters, as Django accepts
+    return httpx.AsyncClient(
+        base_url=origin,
+        cookies={"sessionid": session_key, "csrftoken": token},
+        headers={"X-CSRFToken": token, "Origin": origin, "X-Forwarded-For": address},
+        timeout=STALL_SECONDS,
+        transport=transport,
+    )
+
+
+async def quick_play(http: httpx.AsyncClient, bot: str, target: int) -> int:
+    """Start a game against two ``bot``s as the page's "Play now" button does: a POST to the
+    person's server, whose process writes the game and wakes its own runner for the bots'
+    first cards (made here in the benchmark's process, they waited for a runner's poll).
+    Return the new game's id, from the redirect to its page."""
+    reply = await http.post(
+        "/games/quick-play/", data={"target": target, "level": LEVEL_OF_BOT[bot]}
+    )
+    found = GAME_ADDRESS.search(reply.headers.get("location", ""))
+    if reply.status_code != 302 or found is None:
+        where = reply.headers.get("location")
+        raise RuntimeError(f"quick play refused: {reply.status_code} {where} {reply.text[:200]}")
+    return int(found.group(1))
+
+
+async def play_one(base, game_id, person: tuple, think, deadline, tally: Tally) -> bool:
+    """Play game ``game_id`` to its end on a socket of its own, as its page does, as
+    ``person`` (session key, address, origin); return False if the deadline (or a stall)
+    came first."""
+    session_key, address, origin = person
+    # As the new game's page opens its socket: it shows the players' chat, empty.
+    path = f"/ws/games/{game_id}/?chat=players.0"
+    async with person_socket(
+        base, path, session_key=session_key, address=address, origin=origin
+    ) as ws:
+        ws.game_id = game_id
+        try:
+            return await play_game(ws, think, deadline, tally)
+        except TimeoutError:
+            return False
 
 
 def thinking_time(think: float, spread: float) -> float:
@@ -192,6 +248,7 @@ async def run_tables(
     ramp: float = 0.0,
     on_measuring=None,
     think_spread: float = 0.0,
+    games_by_page: bool = True,
 ):
     """Play ``tables`` tables at once, dealt round the servers ``bases`` (one person each
     on one server, as a proxy would spread them).
@@ -225,6 +282,7 @@ async def run_tables(
                 bot=bot,
                 address=f"198.18.{n // 250}.{n % 250 + 1}",  # everyone from an address of their own
                 start_within=ramp,
+                games_by_page=games_by_page,
             )
             for n, (user, key) in enumerate(players[:tables])
         )
@@ -265,6 +323,7 @@ def benchmark(
     ramp: float = 0.0,
     think_spread: float = 0.0,
     laps: bool = False,
+    games_by_page: bool = True,
 ) -> dict:
     """Run the benchmark and return its figures (of the ``seconds`` after the ``ramp``);
     with ``laps``, where each card's time went on the servers' loops too (``Laps``: they
@@ -307,6 +366,7 @@ def benchmark(
                 ramp=ramp,
                 on_measuring=sync_to_async(mark_start),
                 think_spread=think_spread,
+                games_by_page=games_by_page,
             )
         )
     finally:

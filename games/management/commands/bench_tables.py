@@ -79,6 +79,14 @@ class Command(BaseCommand):
             "own: a thread CPU clock read per lap), printed as loop_card_laps_ms",
         )
         parser.add_argument(
+            "--quick-play",
+            choices=["page", "direct"],
+            default="page",
+            help="how each person starts a game: 'page' posts the page's Play now form to "
+            "their server, as the site does; 'direct' writes the game from the benchmark's "
+            "process (the older commits' client: --baseline runs ours so too)",
+        )
+        parser.add_argument(
             "--pairs",
             type=int,
             metavar="N",
@@ -148,6 +156,7 @@ class Command(BaseCommand):
             ramp=ramp,
             think_spread=think_spread,
             laps=laps,
+            games_by_page=options["quick_play"] == "page",
         )
         lat = figures["latency_ms"]
         self.stdout.write(
