@@ -43,6 +43,13 @@ def _socket_scope(user) -> dict:
     }
 
 
+def _new_game(user, bot: str, target: int, scope: dict, presence: dict) -> tuple:
+    """A quick play for ``user``: the game, its socket's request and its first board."""
+    game = services.game_quick_play(user=user, bot=bot, target=target)
+    request = socket_request(scope, game.pk)
+    return game, request, _board(game.pk, request, presence)
+
+
 def _board(game_id: int, request, presence: dict) -> str:
     return render_for(game_id, None, request, None, presence)[0]
 
@@ -62,10 +69,8 @@ def measure(moves: int, bot: str = QUICK_PLAY_BOT, target: int = 10) -> dict:
     by_kind: dict[str, list[float]] = {kind: [] for kind in KINDS}
     games = 0
     while len(times) < moves:
-        game = services.game_quick_play(user=user, bot=bot, target=target)
+        game, request, board = _new_game(user, bot, target, scope, presence)
         games += 1
-        request = socket_request(scope, game.pk)
-        board = _board(game.pk, request, presence)
         while 'id="game-result"' not in board and len(times) < moves:
             if 'data-your-turn="true"' not in board:
                 _bots_played(game.pk)
@@ -86,17 +91,10 @@ def measure(moves: int, bot: str = QUICK_PLAY_BOT, target: int = 10) -> dict:
     )  # the last game, cut short: no runner may serve it later
     # nor rate the finished ones: a server benchmarked next would be charged for them
     Game.objects.filter(seats__user=user).exclude(due_at=None).update(due_at=None)
-    warm = times[len(times) // 10 :]  # the first cards warm the caches
-    times.sort()
-    walls.sort()
     return {
         "moves": len(times),
         "games": games,
-        "cpu_ms_mean": round(1000 * statistics.fmean(warm), 3),
-        "cpu_ms_p50": round(1000 * times[len(times) // 2], 3),
-        "cpu_ms_p90": round(1000 * times[int(len(times) * 0.9)], 3),
-        "wall_ms_p50": round(1000 * walls[len(walls) // 2], 3),
-        "wall_ms_p90": round(1000 * walls[int(len(walls) * 0.9)], 3),
+        **_time_figures(times, walls),
         # the rarer cards apart: a hand's last deals the next, a game's last settles it
         "cpu_ms_mean_by_kind": {
             kind: round(1000 * statistics.fmean(spent), 3) if spent else None
@@ -121,10 +119,8 @@ def measure_runner(cards: int, bot: str = QUICK_PLAY_BOT, target: int = 10) -> d
     walls: list[float] = []
     games = 0
     while len(times) < cards:
-        game = services.game_quick_play(user=user, bot=bot, target=target)
+        game, request, board = _new_game(user, bot, target, scope, presence)
         games += 1
-        request = socket_request(scope, game.pk)
-        board = _board(game.pk, request, presence)
         while 'id="game-result"' not in board and len(times) < cards:
             if 'data-your-turn="true"' in board:
                 card = CARD.findall(HAND.search(board).group(0))[0]
@@ -148,12 +144,15 @@ def measure_runner(cards: int, bot: str = QUICK_PLAY_BOT, target: int = 10) -> d
     Game.objects.filter(seats__user=user).exclude(due_at=None).update(
         status=Game.Status.ABANDONED, due_at=None
     )  # the last game, cut short: no runner may serve it later
+    return {"cards": len(times), "games": games, **_time_figures(times, walls)}
+
+
+def _time_figures(times: list[float], walls: list[float]) -> dict:
+    """The CPU (mean after the first tenth, which warms the caches; p50, p90) and wall time
+    (p50, p90) of timed calls, in ms."""
     warm = times[len(times) // 10 :]
-    times.sort()
-    walls.sort()
+    times, walls = sorted(times), sorted(walls)
     return {
-        "cards": len(times),
-        "games": games,
         "cpu_ms_mean": round(1000 * statistics.fmean(warm), 3),
         "cpu_ms_p50": round(1000 * times[len(times) // 2], 3),
         "cpu_ms_p90": round(1000 * times[int(len(times) * 0.9)], 3),

@@ -23,26 +23,19 @@ class Command(BaseCommand):
 
     def handle(self, *args, moves, rounds, runner, **options):
         if runner:
-            return self.runner_cards(moves, rounds)
+            runs = [measure_runner(moves) for _ in range(rounds)]
+            return self.report(runs, lambda run: f"{run['cards']} bot cards served by a runner")
         runs = [measure(moves) for _ in range(rounds)]
+        self.report(runs, lambda run: f"{run['moves']} cards", _by_kind)
+
+    def report(self, runs: list[dict], what, by_kind=None) -> None:
+        """A line per run, then the run of median CPU as one JSON object."""
         for run in runs:
             self.stdout.write(
-                f"{run['moves']} cards in {run['games']} games: mean {run['cpu_ms_mean']} ms,"
+                f"{what(run)} in {run['games']} games: mean {run['cpu_ms_mean']} ms,"
                 f" p50 {run['cpu_ms_p50']} ms, p90 {run['cpu_ms_p90']} ms of CPU;"
-                f" wall p50 {run['wall_ms_p50']} ms, p90 {run['wall_ms_p90']} ms;"
-                f" CPU mean by kind {_by_kind(run)}"
-            )
-        middle = sorted(runs, key=lambda run: run["cpu_ms_mean"])[len(runs) // 2]
-        self.stdout.write(json.dumps(middle))
-
-
-    def runner_cards(self, cards: int, rounds: int) -> None:
-        runs = [measure_runner(cards) for _ in range(rounds)]
-        for run in runs:
-            self.stdout.write(
-                f"{run['cards']} bot cards served by the runner in {run['games']} games: mean"
-                f" {run['cpu_ms_mean']} ms, p50 {run['cpu_ms_p50']} ms, p90 {run['cpu_ms_p90']}"
-                f" ms of CPU; wall p50 {run['wall_ms_p50']} ms, p90 {run['wall_ms_p90']} ms"
+                f" wall p50 {run['wall_ms_p50']} ms, p90 {run['wall_ms_p90']} ms"
+                + (f"; CPU mean by kind {by_kind(run)}" if by_kind else "")
             )
         middle = sorted(runs, key=lambda run: run["cpu_ms_mean"])[len(runs) // 2]
         self.stdout.write(json.dumps(middle))
