@@ -272,6 +272,7 @@ def check_again(game: Game, at: datetime) -> None:
     """Nothing to do at the table now: a runner looks again ``at``."""
     game.due_at = at
     Game.objects.filter(pk=game.pk).update(due_at=at)
+    transaction.on_commit(partial(alarm.wake_for, at))  # this process's runner naps till then
 
 
 def lease_turn(game: Game, think_cap: timedelta, now: datetime) -> None:
@@ -282,7 +283,9 @@ def lease_turn(game: Game, think_cap: timedelta, now: datetime) -> None:
 
 def retry_later(game_id: int) -> None:
     """A game whose due work failed: a runner tries again in ``RETRY_AFTER``."""
-    Game.objects.filter(pk=game_id).update(due_at=timezone.now() + RETRY_AFTER)
+    again = timezone.now() + RETRY_AFTER
+    Game.objects.filter(pk=game_id).update(due_at=again)
+    transaction.on_commit(partial(alarm.wake_for, again))
 
 
 def commit(rows: MoveRows, skip_channel: str = "", guard: tuple | None = None) -> None:

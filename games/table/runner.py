@@ -50,9 +50,9 @@ def claim_and_run() -> int | flow.Thinking | None:
 def claim_and_run_next() -> tuple[int | flow.Thinking | None, bool]:
     """``claim_and_run``, and whether another game was due as this one was claimed (read in
     the claim's statement). A runner that served the last due game naps at once: it spent a
-    look (a transaction of its own) finding the schedule empty after every game, and its nap
-    reads the schedule anyway (a game made due meanwhile, this one again included, is
-    served when the nap ends: after ``alarm.MIN_NAP`` if it is due already).
+    look (a transaction of its own) finding the schedule empty after every game, and a game
+    this process made due meanwhile ends its nap (``alarm``: after ``alarm.MIN_NAP`` if it
+    is due already).
 
     The claim reads the whole game row as it locks it, and the due work goes on in the
     claim's transaction with no savepoint: a bot's card is the claim, the batch and the

@@ -86,7 +86,7 @@ async def play_table(
     commits before the twenty-ninth sitting did (``--baseline`` runs so, both sides alike).
     """
     await asyncio.sleep(random.uniform(0, max(think, start_within)))
-    async with page_client(base, session_key, address, origin) as http:
+    async with page_client(session_key, address, origin) as http:
         while time.monotonic() < deadline:
             if games_by_page:
                 game_id = await quick_play(http, bot, target)
@@ -105,10 +105,8 @@ logging.getLogger("httpx").setLevel(logging.WARNING)  # not a line per game star
 GAME_ADDRESS = re.compile(r"/games/(\d+)/$")
 
 
-def page_client(
-    base: str, session_key: str, address: str, origin: str, transport=None
-) -> httpx.AsyncClient:
-    """The person's browser for pages on ``base``'s server: their session, a CSRF cookie
+def page_client(session_key: str, address: str, origin: str, transport=None) -> httpx.AsyncClient:
+    """The person's browser for pages on the server at ``origin``: their session, a CSRF cookie
     and its token (as the page's forms send them), their address behind the proxy."""
     token = secrets.token_hex(16)  # an unmasked secret: 32 characters, as Django accepts
     return httpx.AsyncClient(

@@ -20,7 +20,7 @@ def _start(session_key: str, bot: str, target: int):
     transport = httpx.ASGITransport(app=get_asgi_application())
 
     async def run():
-        async with page_client(ORIGIN, session_key, "198.18.0.1", ORIGIN, transport) as http:
+        async with page_client(session_key, "198.18.0.1", ORIGIN, transport) as http:
             return await quick_play(http, bot, target)
 
     return asyncio.run(run())
