@@ -3,6 +3,7 @@ person's session and a CSRF token, to their server, which writes the game (and w
 runner for the bots' first cards)."""
 
 import asyncio
+import ssl
 
 import httpx
 import pytest
@@ -10,7 +11,7 @@ from django.core.asgi import get_asgi_application
 
 from games.models import Game, Seat
 from lab.benchmarks.servers import new_player
-from lab.benchmarks.tables import LEVEL_OF_BOT, page_client, quick_play
+from lab.benchmarks.tables import LEVEL_OF_BOT, page_client, quick_play, shared_tls
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the view runs in a thread of its own
 ORIGIN = "http://127.0.0.1:8000"
@@ -43,3 +44,20 @@ def test_a_refused_start_stops_the_benchmark_with_the_reason(settings):
     with pytest.raises(RuntimeError, match="quick play refused: 302 /accounts/login/"):
         _start("no-such-session", next(iter(LEVEL_OF_BOT)), 10)
     assert not Game.objects.exists()
+
+
+def test_the_people_s_clients_load_the_ca_bundle_once_between_them(monkeypatch):
+    """Each client loading it cost 18 ms of CPU: 200 people sitting down at once kept the
+    benchmark's process busy for seconds, on the cores of the servers it measures."""
+    loads = []
+    load = ssl.SSLContext.load_verify_locations
+
+    def counted(context, *args, **kwargs):
+        loads.append(args or kwargs)
+        return load(context, *args, **kwargs)
+
+    monkeypatch.setattr(ssl.SSLContext, "load_verify_locations", counted)
+    shared_tls.cache_clear()
+    for number in range(5):
+        page_client(f"key-{number}", f"198.18.0.{number + 1}", ORIGIN)
+    assert len(loads) <= 1
