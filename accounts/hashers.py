@@ -23,6 +23,8 @@ from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from django.core.signals import setting_changed
 from django.dispatch import receiver
 
+from coins_site.http_slots import slot_set_aside
+
 
 class Busy(Exception):
     """The server cannot take this work on right now: the person should try again shortly
@@ -121,5 +123,7 @@ class BoundedPBKDF2PasswordHasher(PBKDF2PasswordHasher):
     dummy hash for unknown users and the extra work of ``harden_runtime``."""
 
     def encode(self, password, salt, iterations=None):
-        with limiter().slot(hashing_for.get()):
+        # ``hashlib`` hashes without the interpreter lock: the page's slot serves another
+        # request meanwhile (coins_site/http_slots.py).
+        with slot_set_aside(), limiter().slot(hashing_for.get()):
             return super().encode(password, salt, iterations)

@@ -457,8 +457,9 @@ COINS_ADDRESS_POSTS_PER_SECOND = float(os.environ.get("COINS_ADDRESS_POSTS_PER_S
 COINS_ADDRESS_SOCKET_BURST = float(os.environ.get("COINS_ADDRESS_SOCKET_BURST", "30"))
 COINS_ADDRESS_SOCKETS_PER_SECOND = float(os.environ.get("COINS_ADDRESS_SOCKETS_PER_SECOND", "5"))
 # Page requests a server process works on at once, and how many may wait for a turn (503
-# beyond): Django's threads take turns with the tables' sockets (coins_site/http_slots.py).
-COINS_HTTP_AT_ONCE = int(os.environ.get("COINS_HTTP_AT_ONCE", "4"))
+# beyond): Django's threads take turns with the tables' sockets (coins_site/http_slots.py),
+# and a page is mostly Python: one at a time (a password hash gives its slot back).
+COINS_HTTP_AT_ONCE = int(os.environ.get("COINS_HTTP_AT_ONCE", "1"))
 COINS_HTTP_QUEUE = int(os.environ.get("COINS_HTTP_QUEUE", "200"))
 # The Bot API's requests (programs' moves) at once per process, beside the pages' slots.
 COINS_API_AT_ONCE = int(os.environ.get("COINS_API_AT_ONCE", "8"))
