@@ -12,6 +12,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from games.models import Game, Seat
 
@@ -19,6 +20,24 @@ from .actions import sign_up
 
 pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parents[2]
+
+
+# examples/bot_client.py as its author runs it, but for its first card, which waits for a line
+# on its input: the test's visitor opens the game first. Unheld, the program played a whole
+# game before the visitor's page had loaded, now and then, and the visitor saw no card come.
+HELD_AT_ITS_FIRST_CARD = """
+import runpy, sys, httpx
+post = httpx.Client.post
+def held(client, url, *args, **kwargs):
+    if "/play/" in str(url) and not held.let_go:
+        sys.stdin.readline()
+        held.let_go = True
+    return post(client, url, *args, **kwargs)
+held.let_go = False
+httpx.Client.post = held
+sys.argv[0] = "examples/bot_client.py"
+runpy.run_path("examples/bot_client.py", run_name="__main__")
+"""
 
 
 def the_bots_game(username: str, seconds: float = 60) -> int:
@@ -50,8 +69,9 @@ def test_a_token_made_in_the_browser_runs_the_example_bot_watched_live_then_chal
     assert author.locator("li.token").count() == 1  # listed, the secret itself shown once
 
     client = subprocess.Popen(
-        [sys.executable, "examples/bot_client.py", "--url", base, "--token", token],
+        [sys.executable, "-c", HELD_AT_ITS_FIRST_CARD, "--url", base, "--token", token],
         cwd=ROOT,
+        stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -63,11 +83,22 @@ def test_a_token_made_in_the_browser_runs_the_example_bot_watched_live_then_chal
         watcher.wait_for_selector("body[data-ws='open']")
         assert "mybot" in watcher.locator("#board").inner_text()
         seen = int(watcher.locator("#board").get_attribute("data-moves"))
-        watcher.wait_for_function(  # the bot's cards arrive on the visitor's page by themselves
-            "seen => Number(document.querySelector('#board').dataset.moves) > seen",
-            arg=seen,
-            timeout=60_000,
-        )
+        client.stdin.write("play\n")  # the visitor watches: the bot's first card may go
+        client.stdin.flush()
+        try:
+            watcher.wait_for_function(  # the bot's cards arrive on the visitor's page by themselves
+                "seen => Number(document.querySelector('#board').dataset.moves) > seen",
+                arg=seen,
+                timeout=60_000,
+            )
+        except PlaywrightTimeout:
+            client.kill()
+            game = Game.objects.get(pk=game_id)
+            raise AssertionError(
+                f"the watcher saw no move after {seen}; the game: {game.status}, "
+                f"{game.moves} moves, seat {game.to_play} to play; the bot's program said:\n"
+                + client.communicate()[0]
+            ) from None
         output, _ = client.communicate(timeout=240)
     finally:
         client.kill()
