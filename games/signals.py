@@ -38,7 +38,8 @@ rating_changes_of = Signal()
 
 # Asked, with ``game_id`` and ``seat``, what leaving a running rated game now would cost the
 # person in ``seat`` (ranked last): a receiver returns ``{"delta": change of the shown
-# rating}`` (ratings).
+# rating}`` (ratings). ``game`` and ``seats`` (the rows in seat order, or None): as the asker
+# has just read them, so that they are not read again.
 leaving_cost_of = Signal()
 
 

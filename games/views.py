@@ -27,6 +27,7 @@ from games.table import seats as services
 from games.table.chat import chat_context
 from games.table.errors import TableMovedOn
 from games.table.invites import invite_of, table_page_game
+from games.table.loading import game_load
 from games.table.reactions import reaction_choices
 
 
@@ -117,22 +118,28 @@ class TableView(View):
         from django.template.response import TemplateResponse
 
         game = table_page_game(request, game_id)  # reads only: the runner plays due bots
-        context = viewer_context(game, request)
+        # Read once for the board, the leave cost and the chat room: each of them read the
+        # seats again, and the page of every new game is in a wave of games' ends.
+        loaded = game_load(game) if game.was_dealt else None
+        context = viewer_context(game, request, loaded=loaded)
         context["turn_sound"] = wants_turn_sound(request.user)  # the page's, not the board's
-        context["leave_cost"] = leave_cost(game, context)
-        context.update(chat_context(game.pk, request.user))
+        context["leave_cost"] = leave_cost(game, context, loaded)
+        room = chat.room_for(seated=context["viewer_is_seated"])
+        context.update(chat_context(game.pk, request.user, room=room))
         context["reactions"] = reaction_choices()
         template = "games/table.html#board" if request.htmx else self.template_name
         return TemplateResponse(request, template, context)
 
 
-def leave_cost(game, context: dict) -> int | None:
+def leave_cost(game, context: dict, loaded=None) -> int | None:
     """What leaving would cost the viewer's rating, said before they leave (None: nothing,
-    or not a seated person in a running rated game)."""
+    or not a seated person in a running rated game). ``loaded``: the game and its seats as
+    the page read them, so that the answer reads only the ratings."""
     seat = context.get("viewer_seat")
     if seat is None or not game.is_rated or not game.is_running or context.get("stood_in"):
         return None
-    return asked(leaving_cost_of, game_id=game.pk, seat=seat).get("delta")
+    seats = loaded.seats if loaded is not None else None
+    return asked(leaving_cost_of, game_id=game.pk, seat=seat, game=game, seats=seats).get("delta")
 
 
 class SeatActionView(LoginRequiredMixin, View):

@@ -53,8 +53,10 @@ def ratings_after_game(sender, game_id: int, **kwargs) -> dict:
 
 
 @receiver(leaving_cost_of)
-def rating_lost_by_leaving(sender, game_id: int, seat: int, **kwargs) -> dict:
-    return leaving_cost(game_id, seat)
+def rating_lost_by_leaving(
+    sender, game_id: int, seat: int, game=None, seats=None, **kwargs
+) -> dict:
+    return leaving_cost(game_id, seat, game=game, seats=seats)
 
 
 @receiver(runner_idle)

@@ -191,12 +191,14 @@ def rating_changes(game_id: int) -> dict[int, dict]:
     return changes
 
 
-def leaving_cost(game_id: int, seat: int) -> dict:
+def leaving_cost(game_id: int, seat: int, game=None, seats=None) -> dict:
     """What the person in ``seat`` would lose by leaving the running rated game now: they
     would be ranked last, the others by their points so far (read only: nothing is rated).
-    """
-    game = Game.objects.filter(pk=game_id).first()
-    seats = list(Seat.objects.filter(game_id=game_id).order_by("number"))
+    ``game`` and ``seats`` (in seat order): the rows as the caller has just read them."""
+    if game is None:
+        game = Game.objects.filter(pk=game_id).first()
+    if seats is None:
+        seats = list(Seat.objects.filter(game_id=game_id).order_by("number"))
     if game is None or not game.is_rated or not game.is_running or len(seats) != 3:
         return {}
     if any(row.is_empty for row in seats):

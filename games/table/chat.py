@@ -53,6 +53,11 @@ def room_of(game_id: int, user) -> str:
         and user.is_authenticated
         and Seat.objects.filter(game_id=game_id, user=user).exists()
     )
+    return room_for(seated=seated)
+
+
+def room_for(*, seated: bool) -> str:
+    """``room_of`` for a caller that knows whether the person is seated."""
     return ChatMessage.Room.PLAYERS if seated else ChatMessage.Room.SPECTATORS
 
 

@@ -57,6 +57,8 @@ class Tally:
     games_finished: int = 0
     errors: Counter = field(default_factory=Counter)
     stalls: list = field(default_factory=list)  # (game id, moves seen) of tables left waiting
+    new_game_waits: list[float] = field(default_factory=list)  # "Play now" to the page loaded
+    loop_lags: list[float] = field(default_factory=list)  # the client's own loop's lateness
     measuring: bool = True  # False while the tables are still sitting down (``ramp``)
     think_spread: float = 0.0  # each think drawn from think * (1 -/+ this), evenly
 
@@ -91,7 +93,10 @@ async def play_table(
     async with page_client(session_key, address, origin) as http:
         while time.monotonic() < deadline:
             if games_by_page:
+                asked = time.perf_counter()
                 game_id = await quick_play(http, bot, target)
+                if tally.measuring:
+                    tally.new_game_waits.append(time.perf_counter() - asked)
             else:
                 game_id = (
                     await sync_to_async(game_quick_play)(user=user, bot=bot, target=target)
@@ -134,14 +139,19 @@ async def quick_play(http: httpx.AsyncClient, bot: str, target: int) -> int:
     """Start a game against two ``bot``s as the page's "Play now" button does: a POST to the
     person's server, whose process writes the game and wakes its own runner for the bots'
     first cards (made here in the benchmark's process, they waited for a runner's poll).
+    Then load the new game's page, as the browser does on that redirect (its socket opens
+    from there): a server in a wave of games' ends renders every one of those pages.
     Return the new game's id, from the redirect to its page."""
     reply = await http.post(
         "/games/quick-play/", data={"target": target, "level": LEVEL_OF_BOT[bot]}
     )
-    found = GAME_ADDRESS.search(reply.headers.get("location", ""))
+    where = reply.headers.get("location", "")
+    found = GAME_ADDRESS.search(where)
     if reply.status_code != 302 or found is None:
-        where = reply.headers.get("location")
         raise RuntimeError(f"quick play refused: {reply.status_code} {where} {reply.text[:200]}")
+    page = await http.get(where)
+    if page.status_code != 200:
+        raise RuntimeError(f"game page refused: {page.status_code} {where}")
     return int(found.group(1))
 
 
@@ -279,6 +289,7 @@ async def run_tables(
 
     if ramp:
         measuring = asyncio.create_task(start_measuring())
+    lag = asyncio.create_task(watch_loop_lag(tally, deadline))
     await asyncio.gather(
         *(
             play_table(
@@ -299,7 +310,22 @@ async def run_tables(
     )
     if ramp:
         await measuring
+    lag.cancel()
     return tally
+
+
+LAG_TICK = 0.005  # how often the client's loop is checked for lateness
+
+
+async def watch_loop_lag(tally: Tally, deadline: float) -> None:
+    """Record how late the benchmark's own event loop wakes a short sleep: a reply that came
+    while the loop was busy with other people's frames is timed late by as much."""
+    loop = asyncio.get_running_loop()
+    while loop.time() < deadline:
+        asked = loop.time()
+        await asyncio.sleep(LAG_TICK)
+        if tally.measuring:
+            tally.loop_lags.append(loop.time() - asked - LAG_TICK)
 
 
 def _origin(base: str) -> str:
@@ -360,6 +386,7 @@ def benchmark(
             moves=moves_played_by(players),
             at=time.perf_counter(),
             cpu=[daphne.cpu_seconds() for daphne in daphnes],
+            client_cpu=time.process_time(),
         )
 
     mark_start()
@@ -381,6 +408,7 @@ def benchmark(
         )
     finally:
         elapsed = time.perf_counter() - start["at"]
+        client_cpu = time.process_time() - start["client_cpu"]
         cpu_after = [daphne.cpu_seconds() for daphne in daphnes]
         if daphnes and None not in start["cpu"] + cpu_after:
             cpu_used = sum(cpu_after) - sum(start["cpu"])
@@ -410,6 +438,8 @@ def benchmark(
         "cards_sent_together": sent_together(
             [at - latency for latency, at in zip(tally.latencies, tally.latency_at, strict=True)]
         ),
+        # A person's wait from "Play now" to the new game's page (the POST and the page).
+        "new_game_page_ms": latency_figures([x * 1000 for x in tally.new_game_waits]),
         "bot": bot,
         # A person's wait from their card to their next turn (the bots' pauses and
         # thinking included): what a table of search bots feels like.
@@ -421,6 +451,12 @@ def benchmark(
         "server_cpu_ms_per_human_move": round(cpu_used * 1000 / tally.human_moves, 2)
         if cpu_used and tally.human_moves
         else None,
+        # The benchmark's own process (every person's client), on the servers' cores: its
+        # CPU, and how late its loop woke (a reply is timed late by as much).
+        "client_cpu_ms_per_human_move": round(client_cpu * 1000 / tally.human_moves, 2)
+        if tally.human_moves
+        else None,
+        "client_loop_lag_ms": latency_figures([x * 1000 for x in tally.loop_lags]),
         "errors": sum(tally.errors.values()),
         "stalled_tables": tally.stalls,
         **(query_figures(query_log) if not url else {}),

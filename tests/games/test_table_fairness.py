@@ -5,6 +5,8 @@ quick-play choices a newcomer expects, and the trick just won shown once, with i
 import re
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from games.bots import LEVEL_BOTS
 from games.engine import CARD_CODES
@@ -91,6 +93,52 @@ def test_what_leaving_costs_is_said_before_and_is_what_leaving_then_costs(client
     )
     assert cost == said
     assert "data-leave-cost" not in page(client, game)  # over: nothing more to lose
+
+
+def test_what_leaving_costs_mid_game_counts_the_points_so_far(client, alice):
+    """The page reads the seats once for the board and the leave cost: their points after
+    a hand are those the rating then ranks by."""
+    game = services.game_create(  # dealt from a fixed seed: the same game every run
+        creator=alice, target=40, seat_kinds=["me", "random", "random"], seed="mid-game-cost"
+    )
+    client.force_login(alice)
+    while True:
+        serve_due(game.pk)
+        game = Game.objects.get(pk=game.pk)
+        assert game.status == Game.Status.IN_PROGRESS
+        scores = list(game.seats.order_by("number").values_list("score", flat=True))
+        if game.to_play == 0 and scores[1] != scores[2]:  # a hand over, its points uneven
+            break
+        if game.to_play == 0:
+            flow.play_card(game_id=game.pk, user=alice, card=hand_of(page(client, game))[0])
+    html = page(client, game)
+    said = int(re.search(r'data-leave-cost="(-?\d+)"', html)[1])
+    flow.resign(game_id=game.pk, user=alice)
+    game_rate(game_id=game.pk)
+    event = RatingEvent.objects.get(game=game, seat=0)
+    assert said == display_rating(event.mu_after, event.sigma_after) - display_rating(
+        event.mu_before, event.sigma_before
+    )
+    ranks = dict(RatingEvent.objects.filter(game=game).values_list("seat", "rank"))
+    assert ranks[0] == 3 and (ranks[1] < ranks[2]) == (scores[1] > scores[2])
+
+
+def test_a_new_game_s_page_reads_its_game_and_seats_once(client, alice):
+    """Every "Play now" loads the new game's page; the board, the leave cost and the chat
+    room each read the game and its seats again (13 statements where 10 do)."""
+    game = services.game_quick_play(user=alice)
+    client.force_login(alice)
+    page(client, game)  # the session's first look, as any
+    with CaptureQueriesContext(connection) as seen:
+        html = page(client, game)
+    assert "data-leave-cost" in html and 'data-room="players"' in html
+
+    def reading(table: str) -> list[str]:
+        found = re.compile(rf'FROM "?{table}"?\b')
+        return [q["sql"] for q in seen.captured_queries if found.search(q["sql"])]
+
+    assert len(reading("games_game")) == 1 and len(reading("games_seat")) <= 1  # or cached
+    assert len(seen.captured_queries) <= 10
 
 
 def test_casual_games_and_spectators_are_told_no_rating_cost(client, alice, bob):

@@ -17,8 +17,22 @@ pytestmark = pytest.mark.django_db(transaction=True)  # the view runs in a threa
 ORIGIN = "http://127.0.0.1:8000"
 
 
-def _start(session_key: str, bot: str, target: int):
-    transport = httpx.ASGITransport(app=get_asgi_application())
+class Recorded(httpx.AsyncBaseTransport):
+    """The site in this process, with each request's method, path and answer kept."""
+
+    def __init__(self):
+        self.site = httpx.ASGITransport(app=get_asgi_application())
+        self.seen = []
+
+    async def handle_async_request(self, request):
+        response = await self.site.handle_async_request(request)
+        await response.aread()
+        self.seen.append((request.method, request.url.path, response.status_code, response.text))
+        return response
+
+
+def _start(session_key: str, bot: str, target: int, transport=None):
+    transport = transport or Recorded()
 
     async def run():
         async with page_client(session_key, "198.18.0.1", ORIGIN, transport) as http:
@@ -37,6 +51,19 @@ def test_a_game_is_started_through_the_page_s_form_for_the_person(settings):
     seats = Seat.objects.filter(game=game).order_by("number")
     assert [seat.user_id for seat in seats if seat.user_id] == [user.pk]
     assert {seat.bot for seat in seats if not seat.user_id} == {bot}
+
+
+def test_the_new_game_s_page_is_loaded_after_the_start_as_a_browser_does(settings):
+    """The redirect is followed: in a wave of games' ends every new game's page is rendered
+    by the servers, and a benchmark that skipped it left out its costliest request."""
+    settings.ALLOWED_HOSTS = ["127.0.0.1"]
+    user, key = new_player("qp", 2)
+    transport = Recorded()
+    game_id = _start(key, next(iter(LEVEL_OF_BOT)), 10, transport)
+    asked = [(method, path, status) for method, path, status, _html in transport.seen]
+    assert asked == [("POST", "/games/quick-play/", 302), ("GET", f"/games/{game_id}/", 200)]
+    page = transport.seen[1][3]
+    assert 'id="board"' in page and user.get_username() in page  # the person's own table
 
 
 def test_a_refused_start_stops_the_benchmark_with_the_reason(settings):
