@@ -12,12 +12,11 @@ from django.utils import translation
 from coins_site.monitoring import throttled
 
 from . import throttles
+from .backends import PERSON_BACKEND
 from .forms import lookalike_error
 from .models import Profile
 from .reset_mail import worker
 from .selectors import cached_profile
-
-MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
 
 
 def profile_for(user) -> Profile:
@@ -66,7 +65,7 @@ def sign_up(request: HttpRequest, form):
         return None
     throttles.forget_reservations(request)
     # The password was hashed once, by form.save(); no second hash to authenticate.
-    login(request, user, backend=MODEL_BACKEND)
+    login(request, user, backend=PERSON_BACKEND)
     return user
 
 

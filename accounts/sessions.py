@@ -13,14 +13,25 @@ from __future__ import annotations
 
 from functools import cache
 
+from django.contrib.auth import BACKEND_SESSION_KEY
 from django.contrib.sessions.backends import db
 from django.db import connection
 from django.utils import timezone
 
 from common.kept_rows import adapted_moment, column, column_list, row_instance, table_name
 
+from .backends import EARLIER_BACKEND, PERSON_BACKEND
+
 
 class SessionStore(db.SessionStore):
+    def load(self):
+        """The session's data; one logged in through Django's ``ModelBackend`` (before
+        ``accounts.backends.PersonBackend``) now reads its person through that backend."""
+        data = super().load()
+        if data.get(BACKEND_SESSION_KEY) == EARLIER_BACKEND:
+            data[BACKEND_SESSION_KEY] = PERSON_BACKEND
+        return data
+
     def _get_session_from_db(self):
         """The session's row if it exists and has not expired, else None (and the key is
         forgotten, so that a new session gets a new key): as Django's own store does."""

@@ -103,7 +103,8 @@ SESSION_ENGINE = "accounts.sessions"
 AUTHENTICATION_BACKENDS = [
     "accounts.lockout.LoginGateBackend",
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    # Django's ModelBackend, reading the person and their profile in one statement.
+    "accounts.backends.PersonBackend",
 ]
 AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = timedelta(minutes=15)

@@ -17,6 +17,8 @@ from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.contrib.sessions.backends.db import SessionStore
 
+from accounts.backends import PERSON_BACKEND
+
 START_SECONDS = 90  # a starved machine (load 15 on 2 cores) took over 30 s
 
 
@@ -38,7 +40,7 @@ def logged_in_session(user) -> str:
     """Return a session key logged in as ``user``, as the login view would make."""
     session = SessionStore()
     session[SESSION_KEY] = str(user.pk)
-    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[BACKEND_SESSION_KEY] = PERSON_BACKEND
     session[HASH_SESSION_KEY] = user.get_session_auth_hash()
     session.create()
     return session.session_key

@@ -94,12 +94,15 @@ def test_a_display_name_may_not_be_another_players_username(client, ana, django_
     assert response.status_code == 302
 
 
-def test_a_logged_in_page_costs_one_query_for_the_profile(client, ana, django_assert_num_queries):
+def test_a_logged_in_page_reads_the_profile_with_the_person(
+    client, ana, django_assert_num_queries
+):
     Profile.objects.filter(user=ana).update(display_name="Ana G.", language="es")
     client.force_login(ana)
     client.get(reverse("profile_edit"))  # notes when she was here (once a minute at most)
-    # Session, user, profile: the middleware, the view and the header share the one profile.
-    with django_assert_num_queries(3):
+    # The session, then the person with their profile (accounts.backends): the middleware,
+    # the view and the header share the one profile.
+    with django_assert_num_queries(2):
         response = client.get(reverse("profile_edit"))
     assert response["Content-Language"] == "es"
     assert "Ana G." in response.content.decode()

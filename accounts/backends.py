@@ -1,0 +1,75 @@
+"""Django's ``ModelBackend``, with the logged-in person read together with their profile.
+
+Every page, every socket's opening and every form post starts by reading the person behind
+the session, and nearly all of them then read the profile (their language, their settings).
+Django builds the ORM's query for the person each time (``User.objects.get(pk=...)``) and the
+profile comes in a statement of its own. Here one statement, written once per vendor, reads
+both, and the profile (or its absence) is cached on the person as ``select_related`` caches it
+(``common.kept_rows``). Logging in, permissions and ``is_active`` are ``ModelBackend``'s own.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.backends import ModelBackend
+from django.core.exceptions import ValidationError
+from django.db import connection
+
+from common.kept_rows import column, column_list, row_instance, table_name, width
+
+from .models import Profile
+
+PERSON_BACKEND = "accounts.backends.PersonBackend"
+# The backend the sessions made before ``PersonBackend`` name: still read, as that one.
+EARLIER_BACKEND = "django.contrib.auth.backends.ModelBackend"
+
+
+class PersonBackend(ModelBackend):
+    def get_user(self, user_id):
+        """The active person with this id (their profile cached on them), else None."""
+        person = person_with_profile(user_id)
+        return person if person is not None and self.user_can_authenticate(person) else None
+
+
+def person_with_profile(user_id):
+    """The person with this id and their profile (None cached when they have none), in one
+    statement; None if there is no such person, or the id is not one."""
+    user_model = get_user_model()
+    key = user_model._meta.pk
+    try:
+        value = key.get_db_prep_value(key.to_python(user_id), connection)
+    except (ValidationError, TypeError, ValueError):
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute(_person_lookup(user_model, connection.vendor), [value])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    user_end = width(user_model)
+    person = row_instance(user_model, connection, row[:user_end])
+    profile = None
+    if row[user_end + _profile_key_index()] is not None:  # a person may have no profile yet
+        profile = row_instance(Profile, connection, row[user_end:])
+        Profile.user.field.set_cached_value(profile, person)
+    user_model.profile.related.set_cached_value(person, profile)
+    return person
+
+
+@cache
+def _profile_key_index() -> int:
+    return [field.attname for field in Profile._meta.concrete_fields].index(
+        Profile._meta.pk.attname
+    )
+
+
+@cache
+def _person_lookup(user_model, vendor: str) -> str:
+    user_key = column(user_model, "pk")
+    return (
+        f"SELECT {column_list(user_model, 'u')}, {column_list(Profile, 'p')}"
+        f" FROM {table_name(user_model)} u"
+        f" LEFT JOIN {table_name(Profile)} p ON p.{column(Profile, 'user')} = u.{user_key}"
+        f" WHERE u.{user_key} = %s"
+    )
