@@ -17,9 +17,9 @@ from django.contrib.auth.backends import ModelBackend
 from django.core.exceptions import ValidationError
 from django.db import connection
 
-from common.kept_rows import column, column_list, row_instance, table_name, width
+from common.kept_rows import column, table_name
 
-from .models import Profile
+from .person_rows import person_columns, person_from_row, profile_join
 
 PERSON_BACKEND = "accounts.backends.PersonBackend"
 # The backend the sessions made before ``PersonBackend`` name: still read, as that one.
@@ -45,31 +45,12 @@ def person_with_profile(user_id):
     with connection.cursor() as cursor:
         cursor.execute(_person_lookup(user_model, connection.vendor), [value])
         row = cursor.fetchone()
-    if row is None:
-        return None
-    user_end = width(user_model)
-    person = row_instance(user_model, connection, row[:user_end])
-    profile = None
-    if row[user_end + _profile_key_index()] is not None:  # a person may have no profile yet
-        profile = row_instance(Profile, connection, row[user_end:])
-        Profile.user.field.set_cached_value(profile, person)
-    user_model.profile.related.set_cached_value(person, profile)
-    return person
-
-
-@cache
-def _profile_key_index() -> int:
-    return [field.attname for field in Profile._meta.concrete_fields].index(
-        Profile._meta.pk.attname
-    )
+    return None if row is None else person_from_row(row)
 
 
 @cache
 def _person_lookup(user_model, vendor: str) -> str:
-    user_key = column(user_model, "pk")
     return (
-        f"SELECT {column_list(user_model, 'u')}, {column_list(Profile, 'p')}"
-        f" FROM {table_name(user_model)} u"
-        f" LEFT JOIN {table_name(Profile)} p ON p.{column(Profile, 'user')} = u.{user_key}"
-        f" WHERE u.{user_key} = %s"
+        f"SELECT {person_columns()} FROM {table_name(user_model)} u{profile_join()}"
+        f" WHERE u.{column(user_model, 'pk')} = %s"
     )

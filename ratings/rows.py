@@ -81,15 +81,22 @@ def game_rated(game_id: int) -> bool:
 def ratings_locked(users: set[int], bots: set[str]) -> list[PlayerRating]:
     """The rating rows of these people and bot levels, locked in id order (two games rated at
     once never wait on each other in a circle)."""
+    return ratings_of(users, bots, locked=True)
+
+
+def ratings_of(users: set[int], bots: set[str], locked: bool = False) -> list[PlayerRating]:
+    """The rating rows of these people and bot levels, in id order (``locked``: held until
+    the transaction ends)."""
     users, bots = sorted(users), sorted(bots)
+    statement = _ratings_statement(connection.vendor, len(users), len(bots), locked)
     with connection.cursor() as cursor:
-        cursor.execute(_ratings_statement(connection.vendor, len(users), len(bots)), users + bots)
+        cursor.execute(statement, users + bots)
         rows = cursor.fetchall()
     return [row_instance(PlayerRating, connection, row) for row in rows]
 
 
 @cache
-def _ratings_statement(vendor: str, users: int, bots: int) -> str:
+def _ratings_statement(vendor: str, users: int, bots: int, locked: bool) -> str:
     which = []
     if users:
         which.append(f"{column(PlayerRating, 'user')} IN ({', '.join(['%s'] * users)})")
@@ -98,7 +105,7 @@ def _ratings_statement(vendor: str, users: int, bots: int) -> str:
     return (
         f"SELECT {column_list(PlayerRating)} FROM {table_name(PlayerRating)}"
         f" WHERE {' OR '.join(which) or '1 = 0'}"
-        f" ORDER BY {column(PlayerRating, 'pk')}{_lock()}"
+        f" ORDER BY {column(PlayerRating, 'pk')}{_lock() if locked else ''}"
     )
 
 

@@ -25,7 +25,7 @@ from .models import (
     rating_label,
 )
 from .ranks import ranks_for_reading
-from .rows import game_rating_moves
+from .rows import game_rating_moves, ratings_of
 from .services import rated_events
 
 # A seat (or a standing) held by a bot: one of the site's, or a bot account (a program). Games
@@ -203,13 +203,8 @@ def leaving_cost(game_id: int, seat: int, game=None, seats=None) -> dict:
         return {}
     if any(row.is_empty for row in seats):
         return {}
-    found = {
-        (row.user_id, row.bot): row
-        for row in PlayerRating.objects.filter(
-            Q(user_id__in=[s.user_id for s in seats if s.user_id])
-            | Q(bot__in=[s.bot for s in seats if s.is_bot])
-        )
-    }
+    users, bots = {s.user_id for s in seats if s.user_id}, {s.bot for s in seats if s.is_bot}
+    found = {(row.user_id, row.bot): row for row in ratings_of(users, bots)}
     ratings = [
         found.get((None, s.bot) if s.is_bot else (s.user_id, "")) or PlayerRating()
         for s in seats

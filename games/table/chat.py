@@ -18,8 +18,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from accounts.person_rows import person_columns, person_from_row, person_joins
 from accounts.selectors import public_name
-from common.kept_rows import column, table_name
+from common.kept_rows import column, column_list, row_instance, table_name, width
 from games.models import ChatMessage, ChatMute, ChatReport, Game, Seat
 
 MAX_LENGTH = 200
@@ -158,7 +159,15 @@ def chat_report(*, user, message_id: object, game_id: int) -> ChatReport:
 def muted_ids(user) -> set[int]:
     if user is None or not user.is_authenticated:
         return set()
-    return set(ChatMute.objects.filter(user=user).values_list("muted_id", flat=True))
+    with connection.cursor() as cursor:  # a statement written once: every table page's
+        cursor.execute(_mutes_statement(connection.vendor), [user.pk])
+        return {muted for (muted,) in cursor.fetchall()}
+
+
+@cache
+def _mutes_statement(vendor: str) -> str:
+    muted, by = column(ChatMute, "muted"), column(ChatMute, "user")
+    return f"SELECT {muted} FROM {table_name(ChatMute)} WHERE {by} = %s"
 
 
 def message_data(message: ChatMessage) -> dict:
@@ -187,13 +196,43 @@ def chat_log(
     of people the viewer muted (``muted``, when the caller has read them already)."""
     room = room or room_of(game_id, viewer)
     muted = muted_ids(viewer) if muted is None else muted
-    messages = ChatMessage.objects.filter(game_id=game_id, room=room, hidden=False)
-    messages = (
-        (messages.exclude(user_id__in=muted) if muted else messages)
-        .select_related("user__profile")
-        .order_by("-id")[:LOG_LENGTH]
-    )
+    if muted:
+        messages = (
+            ChatMessage.objects.filter(game_id=game_id, room=room, hidden=False)
+            .exclude(user_id__in=muted)
+            .select_related("user__profile")
+            .order_by("-id")[:LOG_LENGTH]
+        )
+    else:  # nearly always (every new game's page): a statement written once
+        messages = _latest_lines(game_id, room)
     return [message_data(message) for message in reversed(messages)]
+
+
+def _latest_lines(game_id: int, room: str) -> list[ChatMessage]:
+    """The room's latest ``LOG_LENGTH`` lines that staff did not hide, newest first, each
+    with its author and their profile (as ``select_related("user__profile")`` gives them)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_latest_lines_statement(connection.vendor), [game_id, room, LOG_LENGTH])
+        rows = cursor.fetchall()
+    end = width(ChatMessage)
+    lines = []
+    for row in rows:
+        line = row_instance(ChatMessage, connection, row[:end])
+        ChatMessage.user.field.set_cached_value(line, person_from_row(row[end:]))
+        lines.append(line)
+    return lines
+
+
+@cache
+def _latest_lines_statement(vendor: str) -> str:
+    people = person_joins(f"m.{column(ChatMessage, 'user')}")
+    return (
+        f"SELECT {column_list(ChatMessage, 'm')}, {person_columns()}"
+        f" FROM {table_name(ChatMessage)} m{people}"
+        f" WHERE m.{column(ChatMessage, 'game')} = %s AND m.{column(ChatMessage, 'room')} = %s"
+        f" AND NOT m.{column(ChatMessage, 'hidden')}"
+        f" ORDER BY m.{column(ChatMessage, 'pk')} DESC LIMIT %s"
+    )
 
 
 def said_since(game_id: int, viewer, seen: int) -> bool:
@@ -228,7 +267,7 @@ def _muted_and_stale_statement(vendor: str) -> str:
     author, hidden = column(ChatMessage, "user"), column(ChatMessage, "hidden")
     line, game = column(ChatMessage, "pk"), column(ChatMessage, "game")
     room = column(ChatMessage, "room")
-    muted_by_viewer = f"SELECT {muted} FROM {mutes} WHERE {by} = %s"
+    muted_by_viewer = _mutes_statement(vendor)
     return (
         f"SELECT {muted}, 0 FROM {mutes} WHERE {by} = %s"
         f" UNION ALL SELECT NULL, 1 WHERE EXISTS (SELECT 1 FROM {lines}"

@@ -12,10 +12,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 
-from django.contrib.auth import get_user_model
 from django.db import connection
 
-from accounts.models import Profile
+from accounts.person_rows import person_columns, person_from_row, person_joins
 from common.kept_rows import column, column_list, row_instance, table_name, width
 from games.engine import GameState, parse_card
 from games.models import Game, Hand, Play, Seat
@@ -71,35 +70,18 @@ def seats_of(game: Game) -> list[Seat]:
     return [_seat_with_person(row) for row in rows]
 
 
-_PROFILE_KEY = Profile._meta.concrete_fields.index(Profile._meta.pk)
-
-
 def _seat_with_person(row) -> Seat:
-    user_model = get_user_model()
-    seat_end, user_end = width(Seat), width(Seat) + width(user_model)
+    seat_end = width(Seat)
     seat = row_instance(Seat, connection, row[:seat_end])
-    user = None
-    if seat.user_id is not None:
-        user = row_instance(user_model, connection, row[seat_end:user_end])
-        profile = None
-        if row[user_end + _PROFILE_KEY] is not None:  # a person may have no profile yet
-            profile = row_instance(Profile, connection, row[user_end:])
-            Profile.user.field.set_cached_value(profile, user)
-        user_model.profile.related.set_cached_value(user, profile)
-    Seat.user.field.set_cached_value(seat, user)
+    Seat.user.field.set_cached_value(seat, person_from_row(row[seat_end:]))
     return seat
 
 
 @cache
 def _seats_statement(vendor: str) -> str:
-    user_model = get_user_model()
-    seats, users, profiles = table_name(Seat), table_name(user_model), table_name(Profile)
-    user_key = column(user_model, "pk")
+    people = person_joins(f"s.{column(Seat, 'user')}")
     return (
-        f"SELECT {column_list(Seat, 's')}, {column_list(user_model, 'u')},"
-        f" {column_list(Profile, 'p')} FROM {seats} s"
-        f" LEFT JOIN {users} u ON u.{user_key} = s.{column(Seat, 'user')}"
-        f" LEFT JOIN {profiles} p ON p.{column(Profile, 'user')} = u.{user_key}"
+        f"SELECT {column_list(Seat, 's')}, {person_columns()} FROM {table_name(Seat)} s{people}"
         f" WHERE s.{column(Seat, 'game')} = %s ORDER BY s.{column(Seat, 'number')}"
     )
 

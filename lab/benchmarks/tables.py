@@ -58,6 +58,7 @@ class Tally:
     errors: Counter = field(default_factory=Counter)
     stalls: list = field(default_factory=list)  # (game id, moves seen) of tables left waiting
     new_game_waits: list[float] = field(default_factory=list)  # "Play now" to the page loaded
+    new_game_at: list[float] = field(default_factory=list)
     loop_lags: list[float] = field(default_factory=list)  # the client's own loop's lateness
     measuring: bool = True  # False while the tables are still sitting down (``ramp``)
     think_spread: float = 0.0  # each think drawn from think * (1 -/+ this), evenly
@@ -97,6 +98,7 @@ async def play_table(
                 game_id = await quick_play(http, bot, target)
                 if tally.measuring:
                     tally.new_game_waits.append(time.perf_counter() - asked)
+                    tally.new_game_at.append(time.monotonic())
             else:
                 game_id = (
                     await sync_to_async(game_quick_play)(user=user, bot=bot, target=target)
@@ -439,7 +441,9 @@ def benchmark(
             [at - latency for latency, at in zip(tally.latencies, tally.latency_at, strict=True)]
         ),
         # A person's wait from "Play now" to the new game's page (the POST and the page).
-        "new_game_page_ms": latency_figures([x * 1000 for x in tally.new_game_waits]),
+        "new_game_page_ms": latency_figures(new_games := [x * 1000 for x in tally.new_game_waits]),
+        # The first 10 s hold every table's first game (all sit down within a second).
+        "new_game_page_p95_ms_by_10s": percentile_by_window(new_games, tally.new_game_at, 0.95),
         "bot": bot,
         # A person's wait from their card to their next turn (the bots' pauses and
         # thinking included): what a table of search bots feels like.

@@ -248,3 +248,57 @@ def test_the_opening_statement_reads_the_mutes_and_staleness_the_orm_reads(
     shown_changed = Q(id__lte=seen) & (Q(hidden=True) | Q(user_id__in=muted))
     stale = ChatMessage.objects.filter(game=table, room=room).filter(newer | shown_changed).exists()
     assert muted_and_page_chat_stale(table.pk, user, room, seen) == (muted, stale)
+
+
+@given(
+    lines=st.lists(
+        st.tuples(st.sampled_from(["alice", "bob", "carol"]), st.booleans(), st.booleans()),
+        max_size=8,
+    ),
+    shown=st.integers(min_value=1, max_value=6),
+    room=st.sampled_from(["players", "spectators"]),
+    no_profile=st.sampled_from([None, "alice", "carol"]),
+)
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+def test_the_page_s_chat_statement_reads_the_lines_the_orm_reads(
+    table, alice, bob, carol, monkeypatch, lines, shown, room, no_profile
+):
+    """Any lines (hidden or not, by anyone, in either room), a log of any length, authors
+    with or without a profile: with no one muted, the page's chat is read in one statement
+    written once (the authors and their profiles with it), and it is what the ORM reads."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from accounts.models import Profile
+    from games.table import chat
+
+    people = {"alice": alice, "bob": bob, "carol": carol}
+    ChatMessage.objects.filter(game=table).delete()
+    ChatMute.objects.all().delete()
+    for name, person in people.items():
+        Profile.objects.update_or_create(user=person, defaults={"display_name": name.upper()})
+    if no_profile:
+        Profile.objects.filter(user=people[no_profile]).delete()
+    ChatMessage.objects.bulk_create(
+        ChatMessage(
+            game=table,
+            user=people[author],
+            room="players" if players else "spectators",
+            text=f"line {number}",
+            moves=number,
+            hidden=hidden,
+        )
+        for number, (author, hidden, players) in enumerate(lines)
+    )
+    monkeypatch.setattr(chat, "LOG_LENGTH", shown)
+    with CaptureQueriesContext(connection) as reads:
+        log = chat_log(table.pk, alice, room=room, muted=set())
+    orm = ChatMessage.objects.filter(game=table, room=room, hidden=False).select_related(
+        "user__profile"
+    )
+    expected = [chat.message_data(line) for line in reversed(orm.order_by("-id")[:shown])]
+    assert log == expected and len(reads.captured_queries) == 1
+    if no_profile and any(line["username"] == no_profile for line in log):
+        assert no_profile in {line["name"] for line in log}  # no display name: the username

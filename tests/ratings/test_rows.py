@@ -105,6 +105,8 @@ def test_the_locked_ratings_are_the_orms_for_people_bots_both_and_none(alice, bo
         with transaction.atomic():
             kept = rows.ratings_locked(users, bots)
         assert [fields_of(r) for r in kept] == [fields_of(r) for r in orm.order_by("pk")]
+        read = rows.ratings_of(users, bots)  # a page's read (what leaving costs): no lock
+        assert [fields_of(r) for r in read] == [fields_of(r) for r in orm.order_by("pk")]
 
 
 def test_the_events_are_inserted_as_bulk_create_inserts_them(alice):
