@@ -8,15 +8,16 @@ once a table runs, ``games.table.flow`` plays it.
 
 from __future__ import annotations
 
-from functools import partial
+from functools import cache, partial
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.selectors import is_bot_account
+from common.kept_rows import column, table_name
 from games.bots import SEAT_BOTS
 from games.engine import new_seed
 from games.models import Game, Seat
@@ -157,7 +158,44 @@ def lock_person(user) -> None:
     join tables are counted one after the other: 25 quick plays at once are 25 requests in
     turn, each judged against the tables the ones before it made. (FOR NO KEY UPDATE: rows
     that merely point at the person, a seat or their stats, are not held up by it.)"""
-    get_user_model().objects.select_for_update(no_key=True).filter(pk=user.pk).exists()
+    with connection.cursor() as cursor:  # a statement written once: every table opened
+        cursor.execute(_person_lock_statement(connection.vendor), [user.pk])
+        cursor.fetchone()
+
+
+@cache
+def _person_lock_statement(vendor: str) -> str:
+    features = connection.features
+    lock = (
+        " FOR NO KEY UPDATE"
+        if features.has_select_for_no_key_update
+        else " FOR UPDATE"
+        if features.has_select_for_update
+        else ""  # SQLite: one writer at a time
+    )
+    user_model = get_user_model()
+    key = column(user_model, "pk")
+    return f"SELECT 1 FROM {table_name(user_model)} WHERE {key} = %s{lock}"
+
+
+def _running_tables(user) -> int:
+    """How many tables ``user`` sits at that are waiting or being played."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _running_statement(connection.vendor),
+            [Game.Status.IN_PROGRESS, Game.Status.WAITING, user.pk],
+        )
+        return cursor.fetchone()[0]
+
+
+@cache
+def _running_statement(vendor: str) -> str:
+    seats, games = table_name(Seat), table_name(Game)
+    return (
+        f"SELECT COUNT(*) FROM {seats} s INNER JOIN {games} g"
+        f" ON g.{column(Game, 'pk')} = s.{column(Seat, 'game')}"
+        f" WHERE g.{column(Game, 'status')} IN (%s, %s) AND s.{column(Seat, 'user')} = %s"
+    )
 
 
 def check_table_limits(user, *, opens_a_table: bool, by_program: bool = False) -> None:
@@ -170,9 +208,7 @@ def check_table_limits(user, *, opens_a_table: bool, by_program: bool = False) -
     lock_person(user)
     if not by_program and is_bot_account(user):
         raise bot_account_refusal()
-    playing = Seat.objects.filter(
-        user=user, game__status__in=(Game.Status.IN_PROGRESS, Game.Status.WAITING)
-    ).count()
+    playing = _running_tables(user)
     if playing >= settings.COINS_MAX_RUNNING_GAMES:
         raise GameError(
             _("You are at %(n)d tables already: finish or leave one before starting another.")
