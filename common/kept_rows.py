@@ -131,6 +131,41 @@ def rows_insert_ignoring(instances: list) -> None:
         cursor.execute(statement, values)
 
 
+def rows_insert(instances: list) -> None:
+    """Insert new rows of one model as ``bulk_create`` does (each value as the ORM prepares
+    it, defaults and ``auto_now`` included), in a statement written once per model, vendor
+    and count, and give each instance its new id."""
+    if not instances:
+        return
+    model = type(instances[0])
+    if not connection.features.can_return_rows_from_bulk_insert:
+        model._default_manager.bulk_create(instances)
+        return
+    fields = insert_fields(model)
+    values = [
+        f.get_db_prep_save(f.pre_save(instance, True), connection)
+        for instance in instances
+        for f in fields
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(_insert_statement(model, connection.vendor, len(instances)), values)
+        ids = sorted(row[0] for row in cursor.fetchall())  # a sequence: in the rows' order
+    for instance, pk in zip(instances, ids, strict=True):
+        instance.pk = pk
+        instance._state.adding, instance._state.db = False, connection.alias
+
+
+@cache
+def _insert_statement(model, vendor: str, count: int) -> str:
+    fields = insert_fields(model)
+    names = ", ".join(connection.ops.quote_name(f.column) for f in fields)
+    row = f"({', '.join(['%s'] * len(fields))})"
+    return (
+        f"INSERT INTO {table_name(model)} ({names}) VALUES {', '.join([row] * count)}"
+        f" RETURNING {column(model, 'pk')}"
+    )
+
+
 @cache
 def insert_fields(model) -> tuple:
     """The columns an insert names, as ``bulk_create`` names them for a new row: all but

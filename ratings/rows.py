@@ -17,9 +17,9 @@ from django.db import connection
 from common.kept_rows import (
     column,
     column_list,
-    insert_fields,
     row_exists,
     row_instance,
+    rows_insert,
     table_name,
 )
 from games.models import Game
@@ -112,33 +112,7 @@ def _ratings_statement(vendor: str, users: int, bots: int, locked: bool) -> str:
 def events_insert(events: list[RatingEvent]) -> None:
     """Insert the game's events as ``bulk_create`` would: each field's value made ready as the
     ORM makes it (``created_at`` stamped), each event given its new id."""
-    if not events:
-        return
-    if not connection.features.can_return_rows_from_bulk_insert:
-        RatingEvent.objects.bulk_create(events)
-        return
-    fields = insert_fields(RatingEvent)
-    values = []
-    for event in events:
-        for field in fields:
-            values.append(field.get_db_prep_save(field.pre_save(event, True), connection))
-    with connection.cursor() as cursor:
-        cursor.execute(_insert_statement(connection.vendor, len(events)), values)
-        ids = [row[0] for row in cursor.fetchall()]
-    for event, pk in zip(events, sorted(ids), strict=True):
-        event.pk = pk
-        event._state.adding, event._state.db = False, connection.alias
-
-
-@cache
-def _insert_statement(vendor: str, count: int) -> str:
-    fields = insert_fields(RatingEvent)
-    names = ", ".join(connection.ops.quote_name(f.column) for f in fields)
-    row = f"({', '.join(['%s'] * len(fields))})"
-    return (
-        f"INSERT INTO {table_name(RatingEvent)} ({names}) VALUES {', '.join([row] * count)}"
-        f" RETURNING {column(RatingEvent, 'pk')}"
-    )
+    rows_insert(events)
 
 
 def boards_kept() -> list[Leaderboard]:

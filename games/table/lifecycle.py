@@ -22,6 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.selectors import is_bot_account
+from common.kept_rows import rows_insert
 from games.engine import CARD_CODES, GameState
 from games.history.player_records import seats_dealt, seats_dealt_unsaved, seats_settle
 from games.models import Game, Hand, Presence, Seat
@@ -174,11 +175,11 @@ def start_new_game(game: Game, seats: list[Seat]) -> Game:
     seats_dealt_unsaved(game, seats)
     to_play = seats[state.to_play]
     schedule(game, to_play, now, announce=False)  # the turn is announced once it is saved
-    game.save(force_insert=True)
+    rows_insert([game])  # statements written once: every quick play writes these three
     for seat in seats:
         seat.game = game
-    Seat.objects.bulk_create(seats)
-    _first_hand(game, state).save(force_insert=True)
+    rows_insert(seats)
+    rows_insert([_first_hand(game, state)])
     announce_turn(game, to_play)
     return game
 

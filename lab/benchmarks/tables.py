@@ -187,7 +187,7 @@ def person_socket(base: str, path: str, *, session_key: str, address: str, origi
     (the benchmark's servers trust it as their proxy): an async context manager."""
     headers = {
         "Cookie": f"sessionid={session_key}",
-        "Origin": origin or _origin(base),
+        "Origin": origin or origin_of(base),
         "X-Forwarded-For": address,
     }
     return websockets.connect(
@@ -301,7 +301,7 @@ async def run_tables(
                 think=think,
                 deadline=deadline,
                 tally=tally,
-                origin=_origin(bases[n % len(bases)]),
+                origin=origin_of(bases[n % len(bases)]),
                 bot=bot,
                 address=f"198.18.{n // 250}.{n % 250 + 1}",  # everyone from an address of their own
                 start_within=ramp,
@@ -330,7 +330,7 @@ async def watch_loop_lag(tally: Tally, deadline: float) -> None:
             tally.loop_lags.append(loop.time() - asked - LAG_TICK)
 
 
-def _origin(base: str) -> str:
+def origin_of(base: str) -> str:
     return base.replace("ws://", "http://").replace("wss://", "https://")
 
 

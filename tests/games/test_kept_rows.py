@@ -167,3 +167,35 @@ def test_row_exists_answers_as_the_orms_exists(alice):
     for where in [{"user": None}, {"user": None, "number": 0}, {"user_id": alice.pk}]:
         orm = Seat.objects.filter(game=game, **where).exists()
         assert row_exists(Seat, game_id=game.pk, **where) == orm
+
+
+@pytest.mark.django_db
+def test_a_quick_play_s_rows_are_written_as_the_orm_writes_them(alice):
+    """A new game's three inserts (``rows_insert``, statements written once): each row gets
+    its id, and what is stored is what the instances hold, defaults and stamps included; the
+    game, seats and hand read back are the same game dealt."""
+    game = services.game_quick_play(user=alice)
+    assert game.pk and not game._state.adding
+    stored = Game.objects.get(pk=game.pk)
+    assert fields_of(stored) == fields_of(game) and stored.with_bots is True  # bots seated
+    seats = list(Seat.objects.filter(game=game).order_by("number"))
+    assert [seat.user_id for seat in seats] == [alice.pk, None, None]
+    assert all(seat.started_at == game.started_at for seat in seats)
+    hand = Hand.objects.get(game=game)
+    assert hand.number == 1 and len(hand.deck) == 48 and hand.created_at is not None
+    loaded = game_load(stored)
+    assert loaded.state.to_play == stored.to_play and len(loaded.state.hands[0]) == 16
+
+
+@pytest.mark.django_db
+def test_rows_inserted_together_get_their_own_ids_in_order(alice):
+    from common.kept_rows import rows_insert
+
+    game = services.game_quick_play(user=alice)
+    made = [Hand(game=game, number=n, dealer=n % 3, deck=["1O"] * n) for n in (2, 3, 4)]
+    rows_insert(made)
+    assert [hand.pk for hand in made] == sorted(hand.pk for hand in made)
+    for hand in made:
+        stored = Hand.objects.get(pk=hand.pk)
+        assert fields_of(stored) == fields_of(hand) and not hand._state.adding
+    rows_insert([])  # nothing to write: no statement fails

@@ -22,20 +22,32 @@ class Command(BaseCommand):
             help="a new game before each opening (quick play), as after a game's end; "
             "without it each person reopens the same table, as a reload does",
         )
+        parser.add_argument(
+            "--play-now",
+            action="store_true",
+            help="each new game started as the page's Play now does, over HTTP (the form's "
+            "POST, then the new game's page), then its socket: CPU per new game, and the wait "
+            "from the click to the first board",
+        )
         parser.add_argument("--rounds", type=int, default=3, help="runs, each on its server")
 
-    def handle(self, *args, people, openings, new_games, rounds, **options):
+    def handle(self, *args, people, openings, new_games, play_now, rounds, **options):
         if people < 1 or openings < 2 or rounds < 1:
             raise CommandError("--people and --rounds must be positive, --openings at least 2.")
         if connection.vendor != "postgresql":
             raise CommandError("Set DATABASE_URL to a PostgreSQL database: the server shares it.")
         runs = []
         for _ in range(rounds):
-            run = bench_openings(people=people, openings=openings, new_games=new_games)
+            run = bench_openings(
+                people=people, openings=openings, new_games=new_games, play_now=play_now
+            )
             runs.append(run)
             wait = run["first_board_ms"]
+            kind = "reloads"
+            if new_games or play_now:
+                kind = "Play now, page and socket" if play_now else "new games"
             self.stdout.write(
-                f"{run['openings']} openings ({'new games' if new_games else 'reloads'}) by "
+                f"{run['openings']} openings ({kind}) by "
                 f"{people} people in {run['seconds']} s: server CPU "
                 f"{run['server_cpu_ms_per_opening']} ms per opening; first board p50 "
                 f"{wait['p50']} ms, p95 {wait['p95']} ms, p99 {wait['p99']} ms"
