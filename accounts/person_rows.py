@@ -45,6 +45,15 @@ def person_width() -> int:
     return width(get_user_model()) + width(Profile)
 
 
+def row_with_person(model, relation: str, values):
+    """An instance of ``model`` from its columns followed by ``person_columns``' (its
+    ``relation`` to the person cached, as ``select_related`` caches it)."""
+    end = width(model)
+    instance = row_instance(model, connection, values[:end])
+    getattr(model, relation).field.set_cached_value(instance, person_from_row(values[end:]))
+    return instance
+
+
 def person_from_row(values):
     """The person of ``person_columns``' values (their profile cached on them), or None when
     the join found nobody."""

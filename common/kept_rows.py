@@ -120,12 +120,7 @@ def rows_insert_ignoring(instances: list) -> None:
     if not instances:
         return
     model = type(instances[0])
-    fields = insert_fields(model)
-    values = [
-        f.get_db_prep_save(f.pre_save(instance, True), connection)
-        for instance in instances
-        for f in fields
-    ]
+    values = _insert_values(model, instances)
     with connection.cursor() as cursor:
         statement = _insert_ignoring_statement(model, connection.vendor, len(instances))
         cursor.execute(statement, values)
@@ -141,18 +136,23 @@ def rows_insert(instances: list) -> None:
     if not connection.features.can_return_rows_from_bulk_insert:
         model._default_manager.bulk_create(instances)
         return
-    fields = insert_fields(model)
-    values = [
-        f.get_db_prep_save(f.pre_save(instance, True), connection)
-        for instance in instances
-        for f in fields
-    ]
+    values = _insert_values(model, instances)
     with connection.cursor() as cursor:
         cursor.execute(_insert_statement(model, connection.vendor, len(instances)), values)
         ids = sorted(row[0] for row in cursor.fetchall())  # a sequence: in the rows' order
     for instance, pk in zip(instances, ids, strict=True):
         instance.pk = pk
         instance._state.adding, instance._state.db = False, connection.alias
+
+
+def _insert_values(model, instances: list) -> list:
+    """Every insert field's value of each instance, made ready as the ORM makes it."""
+    fields = insert_fields(model)
+    return [
+        f.get_db_prep_save(f.pre_save(instance, True), connection)
+        for instance in instances
+        for f in fields
+    ]
 
 
 @cache

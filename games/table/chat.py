@@ -18,9 +18,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from accounts.person_rows import person_columns, person_from_row, person_joins
+from accounts.person_rows import person_columns, person_joins, row_with_person
 from accounts.selectors import public_name
-from common.kept_rows import column, column_list, row_instance, table_name, width
+from common.kept_rows import column, column_list, table_name
 from games.models import ChatMessage, ChatMute, ChatReport, Game, Seat
 
 MAX_LENGTH = 200
@@ -214,13 +214,7 @@ def _latest_lines(game_id: int, room: str) -> list[ChatMessage]:
     with connection.cursor() as cursor:
         cursor.execute(_latest_lines_statement(connection.vendor), [game_id, room, LOG_LENGTH])
         rows = cursor.fetchall()
-    end = width(ChatMessage)
-    lines = []
-    for row in rows:
-        line = row_instance(ChatMessage, connection, row[:end])
-        ChatMessage.user.field.set_cached_value(line, person_from_row(row[end:]))
-        lines.append(line)
-    return lines
+    return [row_with_person(ChatMessage, "user", row) for row in rows]
 
 
 @cache

@@ -14,8 +14,8 @@ from functools import cache
 
 from django.db import connection
 
-from accounts.person_rows import person_columns, person_from_row, person_joins
-from common.kept_rows import column, column_list, row_instance, table_name, width
+from accounts.person_rows import person_columns, person_joins, row_with_person
+from common.kept_rows import column, column_list, row_instance, table_name
 from games.engine import GameState, parse_card
 from games.models import Game, Hand, Play, Seat
 from games.table import state_cache
@@ -67,14 +67,7 @@ def seats_of(game: Game) -> list[Seat]:
     with connection.cursor() as cursor:
         cursor.execute(_seats_statement(connection.vendor), [game.pk])
         rows = cursor.fetchall()
-    return [_seat_with_person(row) for row in rows]
-
-
-def _seat_with_person(row) -> Seat:
-    seat_end = width(Seat)
-    seat = row_instance(Seat, connection, row[:seat_end])
-    Seat.user.field.set_cached_value(seat, person_from_row(row[seat_end:]))
-    return seat
+    return [row_with_person(Seat, "user", row) for row in rows]
 
 
 @cache
