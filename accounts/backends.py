@@ -24,6 +24,7 @@ from .person_rows import person_columns, person_from_row, profile_join
 PERSON_BACKEND = "accounts.backends.PersonBackend"
 # The backend the sessions made before ``PersonBackend`` name: still read, as that one.
 EARLIER_BACKEND = "django.contrib.auth.backends.ModelBackend"
+ID_LIMIT = 2**63  # ids are 64-bit
 
 
 class PersonBackend(ModelBackend):
@@ -42,6 +43,8 @@ def person_with_profile(user_id):
         value = key.get_db_prep_value(key.to_python(user_id), connection)
     except (ValidationError, TypeError, ValueError):
         return None
+    if isinstance(value, int) and not -ID_LIMIT <= value < ID_LIMIT:
+        return None  # past any id: no such person (SQLite would refuse the number)
     with connection.cursor() as cursor:
         cursor.execute(_person_lookup(user_model, connection.vendor), [value])
         row = cursor.fetchone()
