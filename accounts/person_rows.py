@@ -40,11 +40,6 @@ def profile_join(user_alias: str = "u", profile_alias: str = "p") -> str:
     )
 
 
-def person_width() -> int:
-    """How many columns ``person_columns`` reads."""
-    return width(get_user_model()) + width(Profile)
-
-
 def row_with_person(model, relation: str, values):
     """An instance of ``model`` from its columns followed by ``person_columns``' (its
     ``relation`` to the person cached, as ``select_related`` caches it)."""
