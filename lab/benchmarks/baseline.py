@@ -24,6 +24,8 @@ from urllib.parse import urlsplit, urlunsplit
 import psycopg
 from django.conf import settings
 
+from lab.benchmarks.cpus import pinned_to, services_on
+
 FIGURES = {  # label: how to read it from a run's JSON
     "person moves/s": lambda run: run["human_moves_per_second"],
     "latency p50 ms": lambda run: run["latency_ms"]["p50"],
@@ -165,16 +167,20 @@ def bench_command(args: list[str], spread: float = 0.0) -> list[str]:
     return [sys.executable, "-c", SPREAD_THINKING, str(spread), str(THINK_SECONDS), *args]
 
 
-def run_bench(directory: Path, env: dict, args: list[str], spread: float = 0.0) -> dict:
+def run_bench(
+    directory: Path, env: dict, args: list[str], spread: float = 0.0, cpus: set[int] | None = None
+) -> dict:
     """One ``bench_tables`` run of the code in ``directory``: its JSON figures, with the
-    machine's load while it ran."""
-    with LoadSampler() as load:
+    machine's load while it ran; with ``cpus``, the run and the services it uses are kept to
+    those CPUs (``lab.benchmarks.cpus``)."""
+    with LoadSampler() as load, services_on(cpus):
         done = subprocess.run(
             bench_command(args, spread),
             cwd=directory,
             env=env,
             capture_output=True,
             text=True,
+            preexec_fn=pinned_to(cpus),
         )
     if done.returncode:
         raise RuntimeError(f"bench_tables in {directory} failed:\n{done.stderr[-3000:]}")

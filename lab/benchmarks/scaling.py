@@ -26,6 +26,7 @@ import psycopg
 from django.conf import settings
 
 from lab.benchmarks.baseline import fresh_migrated, run_bench, vacuumed
+from lab.benchmarks.cpus import cpus_for
 
 HISTORY = 2000  # past games in each fresh database (``--history``)
 HISTORY_PEOPLE = 300  # the past's players (none of them at the run's tables)
@@ -40,14 +41,20 @@ def scale_pairs(
     think_spread: float,
     write,
     history: int = HISTORY,
+    cpus_per_server: int | None = None,
 ) -> dict:
     """``pairs`` times: ``2 * tables`` tables on two servers, then ``tables`` on one, each
     on a database with ``history`` past games; each run's figures, each pair's p99 ratio,
-    their median and the ratio of the medians."""
+    their median and the ratio of the medians. With ``cpus_per_server``, each side runs on
+    that many CPUs per server (``lab.benchmarks.cpus``)."""
     if pairs < 1:
         raise ValueError("--pairs must be at least 1")
     if history < 0:
         raise ValueError("--history is a number of games, 0 or more")
+    cpus = {
+        servers: cpus_for(servers, cpus_per_server) if cpus_per_server else None
+        for servers in (1, 2)
+    }
     directory = Path(settings.BASE_DIR)
     database = f"{settings.DATABASES['default']['NAME']}_scale"
     common = ["--mode", "realistic", "--seconds", str(seconds), "--ramp", str(ramp)]
@@ -60,14 +67,17 @@ def scale_pairs(
             vacuumed(env["DATABASE_URL"])
             checkpointed(env["DATABASE_URL"])
             args = ["--tables", str(tables * servers), "--servers", str(servers), *common]
-            run = run_bench(directory, env, args)
+            if cpus[servers] is not None:  # the site's worker pools sized as on such a machine
+                env = {**env, "COINS_THINKING_PROCESSES": str(len(cpus[servers]))}
+            run = run_bench(directory, env, args, cpus=cpus[servers])
+            run["cpus"] = sorted(cpus[servers]) if cpus[servers] else None
             runs[side].append(run)
             write(
                 f"pair {number + 1}: {tables * servers} tables on {servers} server(s): "
                 f"{run['human_moves_per_second']} person moves/s, p50 "
                 f"{run['latency_ms']['p50']} ms, p99 {run['latency_ms']['p99']} ms, "
                 f"errors {run['errors']}, stalled {len(run['stalled_tables'])}; "
-                f"load {run['load_mean']}"
+                f"load {run['load_mean']}" + (f"; CPUs {run['cpus']}" if run["cpus"] else "")
             )
     return {"tables": tables, "runs": runs, **pair_figures(runs)}
 

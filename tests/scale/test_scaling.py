@@ -1,14 +1,16 @@
 """``bench_tables --pairs``: twice the tables on two servers against the tables on one, each
 run on a database made afresh (docs/benchmarks.md, twenty-second sitting)."""
 
+import os
 import subprocess
+import threading
 from pathlib import Path
 
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from lab.benchmarks import scaling
+from lab.benchmarks import cpus, scaling
 
 
 def figures(p99: float) -> dict:
@@ -47,7 +49,8 @@ def test_every_run_starts_on_a_database_made_afresh(monkeypatch):
     monkeypatch.setattr(scaling, "checkpointed", lambda url: done.append(("checkpoint", url)))
     p99s = iter([50.0, 20.0, 30.0, 25.0])
 
-    def run_bench(directory, env, args):
+    def run_bench(directory, env, args, cpus=None):
+        assert cpus is None and "COINS_THINKING_PROCESSES" not in env  # the whole machine
         done.append(("run", args[:4]))
         return figures(next(p99s))
 
@@ -117,3 +120,69 @@ def test_a_history_is_for_pairs_only_and_never_negative():
         scaling.scale_pairs(
             tables=1, pairs=1, seconds=1, ramp=0, think_spread=0, write=print, history=-1
         )
+
+
+def test_with_cpus_per_server_each_side_runs_on_a_machine_of_its_size(monkeypatch):
+    monkeypatch.setattr(scaling, "fresh_migrated", lambda directory, database: {"DATABASE_URL": "x"})
+    for step in ("seeded", "vacuumed", "checkpointed"):
+        monkeypatch.setattr(scaling, step, lambda *args: None)
+    monkeypatch.setattr(
+        scaling, "cpus_for", lambda servers, per: cpus.cpus_for(servers, per, {0, 1, 2, 3})
+    )
+    given = []
+
+    def run_bench(directory, env, args, cpus=None):
+        given.append((args[1], cpus, env.get("COINS_THINKING_PROCESSES")))
+        return figures(30.0)
+
+    monkeypatch.setattr(scaling, "run_bench", run_bench)
+    written = []
+    result = scaling.scale_pairs(
+        tables=50,
+        pairs=1,
+        seconds=1,
+        ramp=0,
+        think_spread=0,
+        write=written.append,
+        cpus_per_server=2,
+    )
+    assert given == [("100", {0, 1, 2, 3}, "4"), ("50", {0, 1}, "2")]
+    assert [run["cpus"] for run in result["runs"]["two"] + result["runs"]["one"]] == [
+        [0, 1, 2, 3],
+        [0, 1],
+    ]
+    assert written[1].endswith("CPUs [0, 1]")
+
+
+def test_cpus_per_server_are_the_machine_s_first_and_never_more_than_it_has():
+    assert cpus.cpus_for(1, 1, {2, 5}) == {2} and cpus.cpus_for(2, 1, {2, 5}) == {2, 5}
+    with pytest.raises(ValueError, match="need 4 CPUs; this machine gives 2"):
+        cpus.cpus_for(2, 2, {0, 1})
+    with pytest.raises(ValueError, match="1 or more"):
+        cpus.cpus_for(1, 0, {0, 1})
+    with pytest.raises(CommandError, match="--cpus-per-server is for --pairs"):
+        call_command("bench_tables", "--cpus-per-server", "1")
+
+
+def fake_service(proc, pid: int, name: str, tasks: list[int]) -> None:
+    (proc / str(pid) / "task").mkdir(parents=True)
+    (proc / str(pid) / "comm").write_text(name + "\n")
+    for task in tasks:
+        (proc / str(pid) / "task" / str(task)).mkdir()
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="Linux only")
+def test_services_are_kept_to_the_cpus_for_the_run_then_given_back_their_own(tmp_path):
+    """A thread of ours stands for PostgreSQL's backend: pinned in the block, then back."""
+    here = threading.get_native_id()
+    fake_service(tmp_path, 1, "postgres", [here])
+    fake_service(tmp_path, 2, "bash", [4_000_000])  # not a service: never touched
+    (tmp_path / "self").mkdir()
+    assert cpus.service_tasks(tmp_path) == [here]
+    before = os.sched_getaffinity(here)
+    one = {min(before)}
+    with cpus.services_on(one, tmp_path):
+        assert os.sched_getaffinity(here) == one
+    assert os.sched_getaffinity(here) == before
+    with cpus.services_on(None, tmp_path):  # no CPUs asked: nothing pinned
+        assert os.sched_getaffinity(here) == before

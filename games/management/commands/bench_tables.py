@@ -100,6 +100,15 @@ class Command(BaseCommand):
             help="with --pairs: finished games seeded into each fresh database before its run "
             f"(default {HISTORY}; 0 for none), so that PostgreSQL plans as for a site played on",
         )
+        parser.add_argument(
+            "--cpus-per-server",
+            type=int,
+            metavar="K",
+            help="with --pairs: each side on K CPUs per server (the one server's run on K, "
+            "the two servers' on 2K), the benchmark, PostgreSQL and Redis kept to them for "
+            "the run: a machine the size of its servers (Linux; the services must be ours "
+            "to pin)",
+        )
 
     def handle(
         self,
@@ -125,13 +134,23 @@ class Command(BaseCommand):
             raise CommandError("--laps is for a run of this commit's own servers.")
         if options["history"] is not None and options["pairs"] is None:
             raise CommandError("--history is for --pairs (a database made afresh per run).")
+        if options["cpus_per_server"] is not None and options["pairs"] is None:
+            raise CommandError("--cpus-per-server is for --pairs.")
         if options["pairs"] is not None:
             if options["baseline"] or url or servers != 1:
                 raise CommandError(
                     "--pairs runs its own servers: no --baseline, --url or --servers."
                 )
             history = HISTORY if options["history"] is None else options["history"]
-            return self.scaling(tables, options["pairs"], seconds, ramp, think_spread, history)
+            return self.scaling(
+                tables,
+                options["pairs"],
+                seconds,
+                ramp,
+                think_spread,
+                history,
+                options["cpus_per_server"],
+            )
         if options["baseline"]:
             return self.side_by_side(
                 options["baseline"], options["rounds"], tables, mode, seconds, think_spread
@@ -196,6 +215,7 @@ class Command(BaseCommand):
         ramp: float,
         think_spread: float,
         history: int,
+        cpus_per_server: int | None,
     ) -> None:
         """Twice the tables on two servers against the tables on one, in pairs."""
         if "DATABASE_URL" not in os.environ or "REDIS_URL" not in os.environ:
@@ -209,6 +229,7 @@ class Command(BaseCommand):
                 think_spread=think_spread,
                 write=self.stdout.write,
                 history=history,
+                cpus_per_server=cpus_per_server,
             )
         except (ValueError, RuntimeError) as error:
             raise CommandError(str(error)) from error
