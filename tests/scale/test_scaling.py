@@ -123,7 +123,8 @@ def test_a_history_is_for_pairs_only_and_never_negative():
 
 
 def test_with_cpus_per_server_each_side_runs_on_a_machine_of_its_size(monkeypatch):
-    monkeypatch.setattr(scaling, "fresh_migrated", lambda directory, database: {"DATABASE_URL": "x"})
+    fresh = {"DATABASE_URL": "postgres:///coins_scale"}
+    monkeypatch.setattr(scaling, "fresh_migrated", lambda directory, database: fresh)
     for step in ("seeded", "vacuumed", "checkpointed"):
         monkeypatch.setattr(scaling, step, lambda *args: None)
     monkeypatch.setattr(
