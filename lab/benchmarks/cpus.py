@@ -61,13 +61,21 @@ def services_on(cpus: set[int] | None, proc: Path = PROC):
     try:
         for task in service_tasks(proc):
             with contextlib.suppress(ProcessLookupError):
-                before[task] = os.sched_getaffinity(task)
-                os.sched_setaffinity(task, cpus)
+                own = os.sched_getaffinity(task)
+                try:
+                    os.sched_setaffinity(task, cpus)
+                except PermissionError as error:
+                    raise RuntimeError(
+                        f"thread {task} of PostgreSQL or Redis is not ours to keep to CPUs "
+                        f"{sorted(cpus)}: run as root or as the services' own user"
+                    ) from error
+                before[task] = own
         yield
     finally:
         everywhere = set().union(*before.values()) if before else os.sched_getaffinity(0)
         for task in service_tasks(proc):
-            with contextlib.suppress(ProcessLookupError):
+            # a thread that was never ours to pin is left as it is
+            with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.sched_setaffinity(task, before.get(task, everywhere))
 
 

@@ -187,3 +187,25 @@ def test_services_are_kept_to_the_cpus_for_the_run_then_given_back_their_own(tmp
     assert os.sched_getaffinity(here) == before
     with cpus.services_on(None, tmp_path):  # no CPUs asked: nothing pinned
         assert os.sched_getaffinity(here) == before
+
+
+def test_a_service_not_ours_to_pin_is_a_clear_error_and_nothing_stays_pinned(tmp_path, monkeypatch):
+    here = threading.get_native_id()
+    fake_service(tmp_path, 1, "postgres", [here])
+    fake_service(tmp_path, 2, "redis-server", [here + 1])
+    before = os.sched_getaffinity(here)
+    real, real_get = os.sched_setaffinity, os.sched_getaffinity
+
+    def refuses_the_second(task, mask):
+        if task == here + 1:
+            raise PermissionError("not permitted")
+        real(task, mask)
+
+    monkeypatch.setattr(cpus.os, "sched_setaffinity", refuses_the_second)
+    monkeypatch.setattr(
+        cpus.os, "sched_getaffinity", lambda task: before if task == here + 1 else real_get(task)
+    )
+    refused = pytest.raises(RuntimeError, match="not ours to keep to CPUs")
+    with refused, cpus.services_on({min(before)}, tmp_path):
+        raise AssertionError("the block must not run")
+    assert os.sched_getaffinity(here) == before  # the first one was given its CPUs back
