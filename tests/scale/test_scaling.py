@@ -172,7 +172,6 @@ def fake_service(proc, pid: int, name: str, tasks: list[int]) -> None:
         (proc / str(pid) / "task" / str(task)).mkdir()
 
 
-@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="Linux only")
 def test_services_are_kept_to_the_cpus_for_the_run_then_given_back_their_own(tmp_path):
     """A thread of ours stands for PostgreSQL's backend: pinned in the block, then back."""
     here = threading.get_native_id()
